@@ -1,0 +1,55 @@
+# АРМ КА recognition subsystem. `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help install test test-fast check lint typecheck contracts models models-check run demo bench clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip setuptools wheel
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)  ## create .venv and install the project with its dev extra (idempotent)
+
+test: install  ## the whole test suite (real nats-server and S3 started by the tests)
+	$(PY) -m pytest
+
+test-fast: install  ## everything but the slow and end-to-end tests
+	$(PY) -m pytest -m 'not slow and not e2e'
+
+lint: install
+	$(VENV)/bin/ruff check services tests scripts benchmarks
+	$(VENV)/bin/ruff format --check services tests scripts benchmarks
+
+typecheck: install
+	$(VENV)/bin/mypy services
+
+contracts: install  ## validate schemas, examples and negative cases
+	$(PY) scripts/validate_contracts.py
+
+models: install  ## regenerate services/contract/models from contracts/
+	$(PY) scripts/generate_models.py
+
+models-check: install
+	$(PY) scripts/generate_models.py --check
+
+check: lint typecheck contracts models-check  ## ruff, mypy, contract validation, models current
+
+run: install  ## the local stack on embedded defaults (nats-server, S3, SQLite, the three services)
+	$(PY) -m services.devstack
+
+demo: install  ## the local stack plus generated sample files sent through it
+	$(PY) -m services.devstack --demo
+
+bench: install  ## benchmarks; reports under benchmarks/results/
+	$(PY) -m benchmarks
+
+clean:
+	rm -rf .pytest_cache .mypy_cache .ruff_cache .local

@@ -1,0 +1,1 @@
+"""АРМ КА recognition subsystem: arm-core, tabular-parser, scan-gateway and their shared code."""
