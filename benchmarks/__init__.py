@@ -1,0 +1,1 @@
+"""Reproducible benchmarks: each reports ratios against a baseline measured in the same run."""

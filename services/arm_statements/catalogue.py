@@ -1,0 +1,75 @@
+"""Lookups over the line catalogue: official lines, organisation-added and legacy codes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal
+
+from services.arm_statements._catalogue_data import (
+    LEGACY_BALANCE_CODES,
+    LEGACY_INCOME_CODES,
+    LINES_DATA,
+)
+from services.arm_statements.line import DocumentType, Line
+
+__all__ = [
+    "LINES",
+    "CodeKind",
+    "classify_code",
+    "legacy_line_name",
+    "lookup_line",
+    "parent_code",
+    "print_order",
+]
+
+CodeKind = Literal["catalogue", "org_added", "legacy", "unknown"]
+
+LINES: Mapping[str, Line] = MappingProxyType({line.code: line for line in LINES_DATA})
+"""Every four-digit line of the full balance and ОФР, in print order."""
+
+_ORDER: Mapping[str, int] = MappingProxyType({code: i for i, code in enumerate(LINES)})
+_FIVE = re.compile(r"^\d{5}$")
+_THREE = re.compile(r"^\d{3}$")
+
+
+def lookup_line(code: str) -> Line | None:
+    """The catalogue line of a four-digit code, or None (five-digit codes: see parent_code)."""
+    return LINES.get(code)
+
+
+def parent_code(code: str) -> str | None:
+    """The four-digit line an organisation-added five-digit code breaks down (11501 → 1150).
+
+    None when the code is not five digits or its first four digits are not a catalogue line.
+    """
+    if _FIVE.match(code) and code[:4] in LINES:
+        return code[:4]
+    return None
+
+
+def classify_code(code: str) -> CodeKind:
+    """What kind of code a printed «Код» is; pre-2011 three-digit codes are ``legacy``."""
+    if code in LINES:
+        return "catalogue"
+    if parent_code(code) is not None:
+        return "org_added"
+    if _THREE.match(code):
+        return "legacy"
+    return "unknown"
+
+
+def legacy_line_name(document_type: DocumentType, code: str) -> str | None:
+    """The name of a pre-2011 three-digit code (out of scope for checks), or None."""
+    table = LEGACY_BALANCE_CODES if document_type == "BALANCE" else LEGACY_INCOME_CODES
+    return table.get(code)
+
+
+def print_order(code: str) -> int | None:
+    """Position of a line (or of the parent of a five-digit code) in the printed form."""
+    own = _ORDER.get(code)
+    if own is not None:
+        return own
+    parent = parent_code(code)
+    return None if parent is None else _ORDER[parent]

@@ -1,0 +1,169 @@
+"""Recomputing form variant, checks and covered values from a contract-shaped document.
+
+Reads a statementDocument dict of the 2.0 shape (``lines[]`` with ``line_status``,
+``line_code``, ``values[] {column_index, amount}``) or of the 1.x shape (``line_code`` always a
+string, no ``line_status``): arm-core's 1.x mapper and the services share this entry point.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Literal
+
+from services.arm_statements.checks import (
+    DEFAULT_TOLERANCE,
+    Checks,
+    RelationFailure,
+    evaluate_relations,
+)
+from services.arm_statements.exceptions import InvalidDocumentError
+from services.arm_statements.line import FormVariant
+from services.arm_statements.money import parse_money
+from services.arm_statements.variant import detect_form_variant
+
+__all__ = ["CoveredValue", "RecomputeResult", "recompute"]
+
+_CODE = re.compile(r"^\d{3,5}$")
+
+
+@dataclass(frozen=True, slots=True)
+class CoveredValue:
+    """A value that takes part in a relation that holds in its column.
+
+    ``line_index`` is the line's position in ``lines[]``; ``ref`` its ref (None in 1.x).
+    scan-gateway sets needs_review = false on a dirty value that is covered.
+    """
+
+    line_index: int
+    ref: str | None
+    column_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecomputeResult:
+    """What recompute found for one document.
+
+    ``checks`` is None for a document that gets no ``checks`` (DISCLOSURE, or no lines).
+    ``duplicate_lines``: positions of lines whose code an earlier line already had (ignored).
+    """
+
+    document_type: str
+    form_variant: FormVariant | None
+    checks: Checks | None
+    covered: frozenset[CoveredValue]
+    duplicate_lines: tuple[int, ...] = ()
+
+    @property
+    def covered_refs(self) -> frozenset[tuple[str, int]]:
+        """``(ref, column_index)`` of every covered value of a line that has a ref."""
+        return frozenset((c.ref, c.column_index) for c in self.covered if c.ref is not None)
+
+    def is_covered(self, ref: str, column_index: int) -> bool:
+        """Whether the value of line ``ref`` in ``column_index`` is covered by a holding relation."""
+        return (ref, column_index) in self.covered_refs
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    values: dict[str, dict[int, Decimal | None]]
+    positions: dict[str, tuple[int, str | None]]
+    codes: list[str]
+    names: list[str | None]
+    duplicates: tuple[int, ...]
+
+
+def _sequence(value: object, field: str) -> Sequence[object]:
+    if value is None:
+        return ()
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes):
+        return value
+    raise InvalidDocumentError(field, "must be an array")
+
+
+def _mapping(value: object, field: str) -> Mapping[str, object]:
+    if isinstance(value, Mapping):
+        return value
+    raise InvalidDocumentError(field, "must be an object")
+
+
+def _line_values(line: Mapping[str, object], field: str) -> dict[int, Decimal | None]:
+    by_column: dict[int, Decimal | None] = {}
+    for j, raw in enumerate(_sequence(line.get("values"), f"{field}.values")):
+        value = _mapping(raw, f"{field}.values[{j}]")
+        column = value.get("column_index")
+        if isinstance(column, bool) or not isinstance(column, int):
+            raise InvalidDocumentError(f"{field}.values[{j}].column_index", "must be an integer")
+        by_column.setdefault(column, parse_money(value.get("amount")))  # first wins
+    return by_column
+
+
+def _read_lines(lines: Sequence[object]) -> _Read:
+    values: dict[str, dict[int, Decimal | None]] = {}
+    positions: dict[str, tuple[int, str | None]] = {}
+    codes: list[str] = []
+    names: list[str | None] = []
+    duplicates: list[int] = []
+    for i, raw in enumerate(lines):
+        field = f"lines[{i}]"
+        line = _mapping(raw, field)
+        status = line.get("line_status", "ok")  # 1.x has no line_status: every line is coded
+        name = line.get("line_name")
+        if status != "detail":
+            names.append(name if isinstance(name, str) else None)
+        code = line.get("line_code")
+        if status != "ok" or not isinstance(code, str) or not _CODE.match(code.strip()):
+            continue
+        code = code.strip()
+        if code in values:
+            duplicates.append(i)
+            continue
+        ref = line.get("ref")
+        values[code] = _line_values(line, field)
+        positions[code] = (i, ref if isinstance(ref, str) else None)
+        codes.append(code)
+    return _Read(values, positions, codes, names, tuple(duplicates))
+
+
+def recompute(
+    document: Mapping[str, object],
+    *,
+    tolerance: Decimal = DEFAULT_TOLERANCE,
+    form_variant: FormVariant | Literal["detect"] | None = "detect",
+) -> RecomputeResult:
+    """Form variant, checks and covered values of a statementDocument (2.0 or 1.x shape).
+
+    Only lines with status ok (every line in 1.x) and a code take part; of two lines with the
+    same code the first wins (the rule of the 1.x mapper), and so does the first value of a
+    column within a line. Detail, unreadable and missing lines are ignored. The variant is
+    decided from the structure of the codes (names as fallback) unless ``form_variant`` is
+    given. Amounts that are not money strings count as missing.
+    """
+    doc = _mapping(document, "document")
+    document_type = doc.get("document_type")
+    if not isinstance(document_type, str):
+        raise InvalidDocumentError("document_type", "must be a string")
+    read = _read_lines(_sequence(doc.get("lines"), "lines"))
+    if form_variant == "detect":
+        variant = detect_form_variant(document_type, read.codes, read.names)
+    else:
+        variant = form_variant if document_type in ("BALANCE", "INCOME") else None
+    if document_type not in ("BALANCE", "INCOME") or not doc.get("lines"):
+        return RecomputeResult(document_type, variant, None, frozenset(), read.duplicates)
+    outcomes = evaluate_relations(document_type, variant, read.values, tolerance=tolerance)
+    covered: set[CoveredValue] = set()
+    hard: list[RelationFailure] = []
+    soft: list[RelationFailure] = []
+    for outcome in outcomes:
+        if outcome.holds:
+            for code in outcome.present:
+                index, ref = read.positions[code]
+                covered.add(CoveredValue(index, ref, outcome.column_index))
+        elif outcome.relation.kind == "hard":
+            hard.append(outcome.failure())
+        else:
+            soft.append(outcome.failure())
+    checks = Checks(relations_failed=tuple(hard), soft_relations_failed=tuple(soft))
+    return RecomputeResult(document_type, variant, checks, frozenset(covered), read.duplicates)
