@@ -22,6 +22,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
+from ._semantics import document_reference_problems
 from .exceptions import ContractSetupError
 
 __all__ = [
@@ -169,6 +170,8 @@ class Registry:
         """Errors of ``body`` against the schema of ``major``, whatever its schema_version says."""
         entry = self._entry(kind, major)
         errors = [_to_error(err, entry.document) for err in entry.validator.iter_errors(body)]
+        if not errors and kind is Kind.RESULT and major >= 2 and isinstance(body, Mapping):
+            errors = [ContractError(p, m) for p, m in document_reference_problems(body)]
         return sorted(set(errors), key=lambda e: (e.path, e.message))
 
     def is_valid(self, kind: Kind, body: object) -> bool:
