@@ -1,0 +1,226 @@
+"""The body of an ОСВ: one entry per account, subaccount, subconto and the «Итого» row.
+
+A row that carries only another «Показатели» indicator (НУ, ПР, ВР, Кол., Вал.) belongs to
+the entity above it: money is the БУ row, the other indicators' values are kept in that
+entity's `extra` under «<indicator>: <column>» so nothing printed is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from services.tabular_parser.excel.model import CellValue, Sheet
+from services.tabular_parser.excel.values import format_amount, parse_amount
+
+from ._accounts import account_code
+from ._cells import cell_text
+from ._columns import Layout
+
+__all__ = ["Body", "Entry", "Issue", "read_body"]
+
+_FOOTER_RE = re.compile(
+    r"^(?:руководитель|главный\s+бухгалтер|бухгалтер|исполнитель|ответственный|подпись|м\.\s*п\.)",
+    re.IGNORECASE,
+)
+_EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
+_MONEY_INDICATOR = "бу"
+
+
+@dataclass(slots=True)
+class Entry:
+    row_index: int
+    kind: str
+    account: str | None
+    name: str | None
+    inn: str | None
+    values: list[Decimal | None]
+    extra: dict[str, str | None] = field(default_factory=dict)
+    outline: int = 0
+    level: int = 0
+    parent: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """Something worth a document warning, before refs exist."""
+
+    code: str
+    message: str
+    row_index: int | None = None
+    column_index: int | None = None
+
+
+@dataclass(slots=True)
+class Body:
+    entries: list[Entry]
+    total: int | None  # index of the «Итого» entry
+    last_row: int
+    issues: list[Issue]
+
+
+def read_body(sheet: Sheet, layout: Layout) -> Body:
+    """Walk the rows after the header until «Итого» (or a signature footer)."""
+    entries: list[Entry] = []
+    issues: list[Issue] = []
+    total: int | None = None
+    last_row = layout.header_end
+    current: Entry | None = None
+    for r in range(layout.header_end + 1, len(sheet.rows)):
+        cells = sheet.rows[r]
+        if not any(v is not None and v != "" for v in cells):
+            continue
+        account, name = _label(cells, layout)
+        label = name or account or ""
+        if account is None and _FOOTER_RE.match(label):
+            break  # a signature footer without an Итого above it
+        values = _amounts(sheet, r, cells, layout, issues)
+        if label[:5].lower() == "итого":
+            total = len(entries)
+            entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
+            last_row = r
+            break
+        indicator = _text_at(cells, layout.indicator_col)
+        if current is not None and indicator and account is None and name is None:
+            _fold_indicator(current, indicator, values, layout)
+            last_row = r
+            continue
+        extra = _extra(cells, layout)
+        inn = _inn(_value_at(cells, layout.inn_col))
+        if (
+            label == ""
+            and inn is None
+            and all(v is None for v in values)
+            and all(v is None for v in extra.values())
+        ):
+            continue
+        moved: list[Decimal | None] | None = None
+        if indicator and indicator.lower() != _MONEY_INDICATOR:
+            # An entity whose first row is not БУ: its money is unknown, its values kept aside.
+            moved, values = values, [None] * len(values)
+        outline = sheet.outline_levels.get(r, 0)
+        current = Entry(r, _kind(account), account, name, inn, values, extra, outline)
+        if moved is not None:
+            _fold_indicator(current, indicator, moved, layout)
+        entries.append(current)
+        last_row = r
+    return Body(entries, total, last_row, issues)
+
+
+def _kind(account: str | None) -> str:
+    if account is None:
+        return "subconto"
+    return "subaccount" if "." in account else "account"
+
+
+def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | None]:
+    """(account code, name) of a row, from a Код + Наименование pair or one «Счет» column."""
+    if layout.code_col is not None:
+        value = _value_at(cells, layout.code_col)
+        code_text = cell_text(value)
+        name_text = _text_at(cells, layout.name_col)
+        code = account_code(value, code_text, own_column=True) if code_text else None
+        if code is not None:
+            return code, name_text or None
+        joined = " ".join(t for t in (code_text, name_text) if t)
+        return None, joined or None
+    if layout.combined_col is None:
+        return None, _text_at(cells, layout.name_col) or None
+    value = _value_at(cells, layout.combined_col)
+    text = cell_text(value)
+    second = _text_at(cells, layout.name_col)
+    # Only a cell that is nothing but a code is an account: «000 Ромашка» is a counterparty.
+    code = account_code(value, text, own_column=False) if text else None
+    if code is not None:
+        return code, second or None
+    joined = " ".join(t for t in (text, second) if t)
+    return None, joined or None
+
+
+def _amounts(
+    sheet: Sheet, row: int, cells: list[CellValue], layout: Layout, issues: list[Issue]
+) -> list[Decimal | None]:
+    values: list[Decimal | None] = []
+    width = len(cells)
+    for start, end in layout.sums:
+        found: Decimal | None = None
+        for col in range(start, min(end, width - 1) + 1):
+            value = cells[col]
+            if value is None or value == "":
+                if (row, col) in sheet.formula_cells:
+                    issues.append(
+                        Issue(
+                            "OSV_FORMULA_NO_VALUE",
+                            "a formula without a cached value is read as empty",
+                            row,
+                            col,
+                        )
+                    )
+                continue
+            found = _parse(value)
+            if found is None and cell_text(value) not in _EMPTY_AMOUNTS:
+                issues.append(
+                    Issue("OSV_VALUE_UNREADABLE", f"not an amount: {cell_text(value)!r}", row, col)
+                )
+            break
+        values.append(found)
+    return values
+
+
+def _parse(value: CellValue) -> Decimal | None:
+    try:
+        return parse_amount(value)
+    except ArithmeticError:  # beyond Decimal's precision (e.g. 1e26): not money
+        return None
+
+
+def _extra(cells: list[CellValue], layout: Layout) -> dict[str, str | None]:
+    extra: dict[str, str | None] = {}
+    for column in layout.extra:
+        extra[column.header] = _extra_text(_value_at(cells, column.index))
+    if layout.indicator_col is not None:
+        extra["Показатели"] = _text_at(cells, layout.indicator_col) or None
+    return extra
+
+
+def _extra_text(value: CellValue) -> str | None:
+    if isinstance(value, dt.datetime) and value.time() == dt.time(0):
+        return value.date().isoformat()
+    return cell_text(value) or None
+
+
+def _fold_indicator(
+    entry: Entry, indicator: str, values: list[Decimal | None], layout: Layout
+) -> None:
+    """Put an indicator row's values into its entity (БУ → the sums, others → extra)."""
+    if indicator.lower() == _MONEY_INDICATOR and all(v is None for v in entry.values):
+        entry.values[:] = values
+        return
+    for label, value in zip(layout.sum_labels, values, strict=True):
+        if value is not None:
+            entry.extra[f"{indicator}: {label}"] = format_amount(value)
+
+
+def _inn(value: CellValue) -> str | None:
+    """ИНН as a string; a number Excel stored as float keeps its digits and lost leading zero."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        text = str(int(value))
+    elif isinstance(value, int):
+        text = str(value)
+    else:
+        text = cell_text(value)
+    if text.isdigit() and len(text) in (9, 11):
+        text = "0" + text
+    return text or None
+
+
+def _value_at(cells: list[CellValue], col: int | None) -> CellValue:
+    return cells[col] if col is not None and 0 <= col < len(cells) else None
+
+
+def _text_at(cells: list[CellValue], col: int | None) -> str:
+    return cell_text(_value_at(cells, col))

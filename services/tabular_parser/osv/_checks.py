@@ -1,0 +1,120 @@
+"""The control sums of an ОСВ (shared/notes/domain.md), exact to the kopeck.
+
+1. ROW_BALANCE: (СНД − СНК) + ОбД − ОбК = СКД − СКК on every row;
+2. CHILDREN_SUM: Σ children = parent, column by column (Dr and Cr separately), only for
+   parents that have children. A parent whose balance 1C prints netted (one side only) is
+   accepted when the netted balance of its children equals it;
+3. TOTAL_SUM: Итого = Σ top-level rows (or Σ top-level balance accounts, when the sheet's
+   Итого leaves the off-balance accounts out);
+4. DEBIT_EQUALS_CREDIT (full ОСВ only): Σ top-level balance accounts has СНД = СНК, ОбД = ОбК,
+   СКД = СКК; off-balance accounts are single-entry and left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ._accounts import is_off_balance
+from ._body import Entry
+from ._columns import SUM_FIELDS
+
+__all__ = ["Failure", "run_checks"]
+
+_ZERO = Decimal(0)
+_WIDTH = len(SUM_FIELDS)
+_PAIRS = (("opening", 0), ("turnover", 2), ("closing", 4))
+_BALANCE_PAIRS = (0, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    check: str
+    entry: int  # index into the entries
+    column: str
+    expected: Decimal
+    actual: Decimal
+
+
+def run_checks(
+    entries: list[Entry], total: int | None, *, full: bool, skip_children: set[int]
+) -> list[Failure]:
+    failures: list[Failure] = []
+    sums = [[_ZERO] * _WIDTH for _ in entries]
+    has_children = [False] * len(entries)
+    top_all = [_ZERO] * _WIDTH
+    top_balance = [_ZERO] * _WIDTH
+    for i, entry in enumerate(entries):
+        values = [v if v is not None else _ZERO for v in entry.values]
+        _row_balance(i, values, failures)
+        if entry.kind == "total":
+            continue
+        if entry.parent >= 0:
+            has_children[entry.parent] = True
+            _add(sums[entry.parent], values)
+        else:
+            _add(top_all, values)
+            if entry.account is None or not is_off_balance(entry.account):
+                _add(top_balance, values)
+    for i, entry in enumerate(entries):
+        if has_children[i] and i not in skip_children:
+            _children_sum(i, entry, sums[i], failures)
+    if total is not None:
+        _total_sum(total, entries[total], top_all, top_balance if full else None, failures)
+    if full and total is not None:
+        for column, d in _PAIRS:
+            if top_balance[d] != top_balance[d + 1]:
+                failures.append(
+                    Failure(
+                        "DEBIT_EQUALS_CREDIT", total, column, top_balance[d], top_balance[d + 1]
+                    )
+                )
+    failures.sort(key=lambda f: f.entry)
+    return failures
+
+
+def _values(entry: Entry) -> list[Decimal]:
+    return [v if v is not None else _ZERO for v in entry.values]
+
+
+def _add(into: list[Decimal], values: list[Decimal]) -> None:
+    for k in range(_WIDTH):
+        into[k] += values[k]
+
+
+def _row_balance(i: int, v: list[Decimal], failures: list[Failure]) -> None:
+    expected = v[0] - v[1] + v[2] - v[3]
+    actual = v[4] - v[5]
+    if expected != actual:
+        failures.append(Failure("ROW_BALANCE", i, "closing_balance", expected, actual))
+
+
+def _children_sum(i: int, entry: Entry, children: list[Decimal], failures: list[Failure]) -> None:
+    parent = _values(entry)
+    for k in range(_WIDTH):
+        if children[k] == parent[k]:
+            continue
+        pair = k - k % 2
+        if pair in _BALANCE_PAIRS and _netted(parent[pair : pair + 2], children[pair : pair + 2]):
+            continue
+        failures.append(Failure("CHILDREN_SUM", i, SUM_FIELDS[k], children[k], parent[k]))
+
+
+def _netted(parent: list[Decimal], children: list[Decimal]) -> bool:
+    one_sided = parent[0] == _ZERO or parent[1] == _ZERO
+    return one_sided and parent[0] - parent[1] == children[0] - children[1]
+
+
+def _total_sum(
+    i: int,
+    entry: Entry,
+    top_all: list[Decimal],
+    top_balance: list[Decimal] | None,
+    failures: list[Failure],
+) -> None:
+    total = _values(entry)
+    if total == top_all or (top_balance is not None and total == top_balance):
+        return
+    for k in range(_WIDTH):
+        if total[k] != top_all[k]:
+            failures.append(Failure("TOTAL_SUM", i, SUM_FIELDS[k], top_all[k], total[k]))

@@ -1,0 +1,288 @@
+"""The two-row ОСВ header, found wherever it is and mapped by its texts, never by position.
+
+«Счет» | «Сальдо на начало периода» | «Обороты за период» | «Сальдо на конец периода», then
+«Код» | «Наименование» | Дебет | Кредит ×3. Each group is merged over its Дебет and Кредит
+cells, sometimes over an empty spacer column too, so a sum column is a *span*: its value is
+the first non-empty cell of the span.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from services.tabular_parser.excel.model import CellRange, CellValue, Sheet, column_letters
+
+from ._accounts import account_code
+from ._cells import cell_text
+
+__all__ = ["SUM_FIELDS", "Column", "Layout", "find_layout"]
+
+SUM_FIELDS = (
+    "opening_debit",
+    "opening_credit",
+    "turnover_debit",
+    "turnover_credit",
+    "closing_debit",
+    "closing_credit",
+)
+_GROUPS = (
+    re.compile(r"сальдо\s+на\s+начало|начальн\w*\s+сальдо|входящ\w*\s+сальдо", re.IGNORECASE),
+    re.compile(r"оборот", re.IGNORECASE),
+    re.compile(r"сальдо\s+на\s+конец|конечн\w*\s+сальдо|исходящ\w*\s+сальдо", re.IGNORECASE),
+)
+_DEBIT = ("дебет", "дт")
+_CREDIT = ("кредит", "кт")
+_SCAN_ROWS = 200
+_SUBHEADER_DEPTH = 3
+_KIND_ROWS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    index: int
+    header: str
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    header_row: int
+    header_end: int
+    first_col: int
+    last_col: int
+    sums: tuple[tuple[int, int], ...]  # one inclusive column span per SUM_FIELDS entry
+    sum_labels: tuple[str, ...]
+    code_col: int | None
+    name_col: int | None
+    combined_col: int | None  # one «Счет» column holding codes and names (name_col: names of codes)
+    inn_col: int | None
+    indicator_col: int | None
+    extra: tuple[Column, ...]
+    subconto_kinds: tuple[str, ...]
+
+
+def find_layout(sheet: Sheet) -> Layout | None:
+    """The table header of an ОСВ in the sheet's first rows, or None when there is none."""
+    for row in range(min(len(sheet.rows), _SCAN_ROWS)):
+        groups = _group_columns(sheet.rows[row])
+        if groups is None:
+            continue
+        layout = _layout_at(sheet, row, groups)
+        if layout is not None:
+            return layout
+    return None
+
+
+def _group_columns(cells: list[CellValue]) -> list[int] | None:
+    found: list[int | None] = [None, None, None]
+    for col, value in enumerate(cells):
+        if not isinstance(value, str) or len(value) < 6:
+            continue
+        for g, pattern in enumerate(_GROUPS):
+            if found[g] is None and pattern.search(value):
+                found[g] = col
+                break
+    if None in found:
+        return None
+    cols = [c for c in found if c is not None]
+    return cols if cols[0] < cols[1] < cols[2] else None
+
+
+def _layout_at(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
+    window = row + _SUBHEADER_DEPTH + _KIND_ROWS
+    covering = _merges_in_rows(sheet.merged, row, window)
+    merged_ends: list[int | None] = []
+    search_ends: list[int] = []
+    for g, col in enumerate(groups):
+        merged = covering.get((row, col))
+        merged_end = merged.last_col if merged is not None and merged.first_col == col else None
+        merged_ends.append(merged_end)
+        if merged_end is not None:
+            search_ends.append(merged_end)
+        elif g + 1 < len(groups):
+            search_ends.append(groups[g + 1] - 1)
+        else:
+            search_ends.append(col + _SUBHEADER_DEPTH)
+    for sub in range(row + 1, min(row + 1 + _SUBHEADER_DEPTH, len(sheet.rows))):
+        pairs = _debit_credit(sheet.rows[sub], groups, search_ends)
+        if pairs is not None:
+            return _build(sheet, row, sub, groups, merged_ends, pairs, covering)
+    return None
+
+
+def _debit_credit(
+    cells: list[CellValue], groups: list[int], search_ends: list[int]
+) -> list[tuple[int, int]] | None:
+    pairs = []
+    for start, end in zip(groups, search_ends, strict=True):
+        debit = credit = None
+        for col in range(start, min(end, len(cells) - 1) + 1):
+            text = cell_text(cells[col]).lower()
+            if debit is None and text.startswith(_DEBIT):
+                debit = col
+            elif credit is None and text.startswith(_CREDIT):
+                credit = col
+        if debit is None or credit is None or credit <= debit:
+            return None
+        pairs.append((debit, credit))
+    return pairs
+
+
+def _merges_in_rows(
+    merged: list[CellRange], first: int, last: int
+) -> dict[tuple[int, int], CellRange]:
+    """Every cell of rows [first, last] that a merged range covers → that range."""
+    covering: dict[tuple[int, int], CellRange] = {}
+    for rng in merged:
+        if rng.last_row < first or rng.first_row > last:
+            continue
+        for r in range(max(rng.first_row, first), min(rng.last_row, last) + 1):
+            for c in range(rng.first_col, rng.last_col + 1):
+                covering[(r, c)] = rng
+    return covering
+
+
+def _build(
+    sheet: Sheet,
+    row: int,
+    sub: int,
+    groups: list[int],
+    merged_ends: list[int | None],
+    pairs: list[tuple[int, int]],
+    covering: dict[tuple[int, int], CellRange],
+) -> Layout:
+    sums: list[tuple[int, int]] = []
+    labels: list[str] = []
+    header_end = sub
+    for g, (debit, credit) in enumerate(pairs):
+        credit_merge = covering.get((sub, credit))
+        group_end = merged_ends[g]
+        if credit_merge is not None and credit_merge.first_col == credit:
+            credit_end = credit_merge.last_col
+        else:
+            credit_end = group_end if group_end is not None and group_end > credit else credit
+        sums += [(debit, credit - 1), (credit, credit_end)]
+        group_text = cell_text(sheet.cell(row, groups[g]))
+        labels += [
+            f"{group_text} {cell_text(sheet.cell(sub, debit))}",
+            f"{group_text} {cell_text(sheet.cell(sub, credit))}",
+        ]
+        for col in (debit, credit):
+            if (merged := covering.get((sub, col))) is not None:
+                header_end = max(header_end, merged.last_row)
+    header_end = min(header_end, sub + _KIND_ROWS, len(sheet.rows) - 1)
+    in_sums = {c for start, end in sums for c in range(start, end + 1)}
+    used = [
+        col
+        for r in range(row, header_end + 1)
+        for col, value in enumerate(sheet.rows[r])
+        if cell_text(value)
+    ]
+    first_col = min(min(used), groups[0])
+    last_col = max(max(used), sums[-1][1])
+
+    code_col = name_col = combined_col = inn_col = indicator_col = None
+    kinds: list[str] = []
+    extra: list[Column] = []
+    for col in range(first_col, last_col + 1):
+        if col in in_sums:
+            continue
+        texts = _column_texts(sheet, row, header_end, col, covering)
+        lowered = [t.lower() for t in texts]
+        if any(t.startswith("код") for t in lowered):
+            code_col = col
+            if lowered[0].startswith("сч"):
+                kinds += [
+                    t
+                    for t, low in zip(texts[1:], lowered[1:], strict=True)
+                    if not low.startswith("код")
+                ]
+        elif any(t.startswith("наименование") for t in lowered):
+            name_col = col
+        elif any(t.startswith("показ") for t in lowered):
+            indicator_col = col
+        elif any(t == "инн" or t.startswith("инн ") for t in lowered):
+            inn_col = col
+        elif lowered and lowered[0].startswith("сч") and combined_col is None:
+            combined_col = col
+            kinds += texts[1:]
+        elif texts:
+            extra.append(Column(col, texts[-1]))
+    if code_col is None and name_col is None and combined_col is None:
+        taken = {c.index for c in extra}
+        if first_col not in taken and first_col not in (inn_col, indicator_col):
+            combined_col = first_col
+    if combined_col is not None:
+        if name_col is None:
+            name_col = _under_same_merge(row, combined_col, covering, in_sums)
+        header_end = _kind_rows(sheet, header_end, combined_col, kinds)
+    return Layout(
+        header_row=row,
+        header_end=header_end,
+        first_col=first_col,
+        last_col=last_col,
+        sums=tuple(sums),
+        sum_labels=tuple(labels),
+        code_col=code_col,
+        name_col=name_col,
+        combined_col=combined_col,
+        inn_col=inn_col,
+        indicator_col=indicator_col,
+        extra=_unique_headers(extra),
+        subconto_kinds=tuple(kinds),
+    )
+
+
+def _under_same_merge(
+    row: int, col: int, covering: dict[tuple[int, int], CellRange], in_sums: set[int]
+) -> int | None:
+    """The column right of «Счет» under the same merged header cell: the names of the codes."""
+    merged = covering.get((row, col))
+    if merged is None or merged.first_col != col or merged.last_col == col:
+        return None
+    nxt = col + 1
+    return None if nxt in in_sums else nxt
+
+
+def _column_texts(
+    sheet: Sheet, row: int, end: int, col: int, covering: dict[tuple[int, int], CellRange]
+) -> list[str]:
+    """Header texts written in this column itself (a merge started elsewhere is its parent's)."""
+    texts = []
+    for r in range(row, end + 1):
+        merged = covering.get((r, col))
+        if merged is not None and (merged.first_row != r or merged.first_col != col):
+            continue
+        if text := cell_text(sheet.cell(r, col)):
+            texts.append(text)
+    return texts
+
+
+def _kind_rows(sheet: Sheet, header_end: int, col: int, kinds: list[str]) -> int:
+    """Subconto kinds 1C writes under «Счет» on rows of their own when Дебет is not merged down."""
+    for _ in range(_KIND_ROWS):
+        nxt = header_end + 1
+        if nxt >= len(sheet.rows):
+            break
+        cells = sheet.rows[nxt]
+        text = cell_text(sheet.cell(nxt, col))
+        others = any(cell_text(v) for c, v in enumerate(cells) if c != col)
+        if not text or others or text.lower().startswith("итого"):
+            break
+        if account_code(sheet.cell(nxt, col), text, own_column=False) is not None:
+            break
+        kinds.append(text)
+        header_end = nxt
+    return header_end
+
+
+def _unique_headers(columns: list[Column]) -> tuple[Column, ...]:
+    seen: dict[str, int] = {}
+    for column in columns:
+        seen[column.header] = seen.get(column.header, 0) + 1
+    unique = []
+    for column in columns:
+        if seen[column.header] > 1:
+            column = Column(column.index, f"{column.header} ({column_letters(column.index)})")
+        unique.append(column)
+    return tuple(unique)

@@ -1,0 +1,167 @@
+"""One worksheet → one contract-shaped osvDocument (contracts/recognition-result.schema.json)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from services.tabular_parser.excel.model import CellRange, Sheet, sheet_ref
+from services.tabular_parser.excel.values import format_amount
+
+from ._body import Body, Entry, Issue, read_body
+from ._checks import Failure, run_checks
+from ._columns import SUM_FIELDS, Layout, find_layout
+from ._hierarchy import assign_levels
+from ._period import parse_period
+from ._title import TitleBlock, read_title_block
+
+__all__ = ["OsvResult", "recognize_osv"]
+
+
+@dataclass(frozen=True, slots=True)
+class OsvResult:
+    """The recognised trial balance: `document` is the osvDocument of the result file."""
+
+    document: dict[str, Any]
+
+    @property
+    def status(self) -> str:
+        return str(self.document["status"])
+
+
+def recognize_osv(sheet: Sheet) -> OsvResult | None:
+    """Recognise a 1C «Оборотно-сальдовая ведомость» on the sheet; None when it is not one.
+
+    The sheet is an ОСВ when its first rows hold the three-group header (Сальдо на начало /
+    Обороты / Сальдо на конец, each over Дебет and Кредит); a sheet with that header but
+    neither title nor rows is not taken.
+    """
+    layout = find_layout(sheet)
+    if layout is None:
+        return None
+    title = read_title_block(sheet, layout.header_row)
+    body = read_body(sheet, layout)
+    if title.title is None and not body.entries:
+        return None
+    _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
+    full = title.account is None and not title.filtered
+    failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
+    return OsvResult(_document(sheet, layout, title, body, failures, unknown_nesting))
+
+
+def _document(
+    sheet: Sheet,
+    layout: Layout,
+    title: TitleBlock,
+    body: Body,
+    failures: list[Failure],
+    unknown_nesting: set[int],
+) -> dict[str, Any]:
+    # sheet_ref of row 0 ends with "1": its prefix serves every row without re-quoting the name.
+    prefix = sheet_ref(sheet.name, 0, layout.first_col)[:-1]
+    refs = {e.row_index: f"{prefix}{e.row_index + 1}" for e in body.entries}
+    period = parse_period(title.period_text)
+    table = CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
+    return {
+        "document_type": "OSV",
+        "status": "needs_check" if failures else "done",
+        "warnings": _warnings(title, body, refs, unknown_nesting, period is not None),
+        "locator": {"sheet": sheet.name, "range": table.a1()},
+        "header": {
+            "organization_name": title.organization_name,
+            "title": title.title,
+            "account": title.account,
+            "subconto_kinds": list(layout.subconto_kinds),
+            "period_text": title.period_text,
+            "period_start": period.start.isoformat() if period else None,
+            "period_end": period.end.isoformat() if period else None,
+            "is_from_year_start": period.is_from_year_start if period else None,
+            "units": title.units,
+        },
+        "rows": [_row(entry, refs[entry.row_index]) for entry in body.entries],
+        "checks": {
+            "failed": [
+                {
+                    "check": f.check,
+                    "ref": refs[body.entries[f.entry].row_index],
+                    "column": f.column,
+                    "expected": _money(f.expected),
+                    "actual": _money(f.actual),
+                }
+                for f in failures
+            ]
+        },
+    }
+
+
+def _row(entry: Entry, ref: str) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "row_index": entry.row_index,
+        "ref": ref,
+        "level": entry.level,
+        "kind": entry.kind,
+        "account": entry.account,
+        "name": entry.name,
+        "inn": entry.inn,
+    }
+    for name, value in zip(SUM_FIELDS, entry.values, strict=True):
+        row[name] = _money(value)
+    if entry.extra:
+        row["extra"] = dict(entry.extra)
+    return row
+
+
+def _money(value: Decimal | None) -> str | None:
+    """A money string; None for a sum beyond Decimal's precision (never raise on odd sheets)."""
+    if value is None:
+        return None
+    try:
+        return format_amount(value)
+    except ArithmeticError:
+        return None
+
+
+def _warnings(
+    title: TitleBlock,
+    body: Body,
+    refs: dict[int, str],
+    unknown_nesting: set[int],
+    period_known: bool,
+) -> list[dict[str, Any]]:
+    issues: list[Issue] = []
+    if title.title is None:
+        issues.append(
+            Issue("OSV_TITLE_MISSING", "no «Оборотно-сальдовая ведомость» title above the table")
+        )
+    if not period_known:
+        text = f": {title.period_text!r}" if title.period_text else " in the title block"
+        issues.append(Issue("OSV_PERIOD_UNRECOGNIZED", f"no period recognised{text}"))
+    if body.total is None:
+        issues.append(
+            Issue("OSV_NO_TOTAL", "no «Итого» row: TOTAL_SUM and DEBIT_EQUALS_CREDIT not checked")
+        )
+    if title.filtered and title.account is None:
+        issues.append(
+            Issue(
+                "OSV_FILTERED", "the report has a filter (Отбор): DEBIT_EQUALS_CREDIT not checked"
+            )
+        )
+    for parent in sorted(unknown_nesting):
+        issues.append(
+            Issue(
+                "OSV_NESTING_UNKNOWN",
+                "several subconto kinds and no outline levels: CHILDREN_SUM not checked here",
+                body.entries[parent].row_index,
+            )
+        )
+    issues += body.issues
+    warnings = []
+    for issue in issues:
+        warning: dict[str, Any] = {"code": issue.code, "severity": "info", "message": issue.message}
+        if issue.row_index is not None and issue.row_index in refs:
+            warning["line_refs"] = [refs[issue.row_index]]
+        if issue.column_index is not None:
+            warning["column_index"] = issue.column_index
+        warnings.append(warning)
+    return warnings
