@@ -1,0 +1,16 @@
+"""Financial statements (balance, ОФР, disclosures) recognised from Excel sheets.
+
+`recognize_statements(sheets)` classifies each sheet, reads its «Коды» block, columns and lines,
+and returns contract statementDocuments (result file 2.0) with form variants and checks from
+arm_statements, plus the sheets that are no statement and the sheets that failed.
+"""
+
+from __future__ import annotations
+
+from services.tabular_parser.statements.recognize import (
+    SheetFailure,
+    StatementsResult,
+    recognize_statements,
+)
+
+__all__ = ["SheetFailure", "StatementsResult", "recognize_statements"]

@@ -1,0 +1,270 @@
+"""The form's title block and «Коды» block: organisation, ИНН, date, units and the codes.
+
+Each field is read from the cell right of its printed label (confidence 100). Since order 61n
+the form also prints the AUDITOR's name, ИНН and ОГРН above the table: a row that mentions
+«аудитор» (or follows one that does) never gives the organisation's fields.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from services.tabular_parser.excel.model import Sheet
+from services.tabular_parser.statements._period import date_from_cells, date_in_text
+from services.tabular_parser.statements._text import cell_text, fold
+
+__all__ = ["HEADER_FIELDS", "HeaderField", "HeaderRead", "inn_checksum_ok", "read_header"]
+
+HEADER_FIELDS: tuple[str, ...] = (
+    "organization_name",
+    "inn",
+    "report_date",
+    "units",
+    "okud",
+    "okpo",
+    "okopf",
+    "okfs",
+    "okei",
+    "address",
+)
+LABELLED = 100.0
+FROM_TITLE = 95.0
+DERIVED = 90.0
+
+_UNITS_BY_OKEI = {"383": "руб.", "384": "тыс. руб.", "385": "млн. руб."}
+_OKEI_BY_UNITS = {v: k for k, v in _UNITS_BY_OKEI.items()}
+_ORGANIZATION = re.compile(
+    r"^(?:(?:полное\s+|сокращенное\s+)?наименование\s+)?организаци[яи](?![а-я])"
+    r"|^(?:полное|сокращенное)\s+наименование(?![а-я])"
+)
+_INN_LABEL = re.compile(r"^инн(?![а-я])|идентификационный номер налогоплательщика")
+
+
+@dataclass(slots=True)
+class HeaderField:
+    """One header field: normalised value, raw text, confidence, and whether to review it."""
+
+    value: str | None = None
+    text: str | None = None
+    confidence: float | None = None
+    review: bool = False
+
+
+@dataclass(slots=True)
+class HeaderRead:
+    """What the block above a table says; ``knd`` is kept for classification only."""
+
+    fields: dict[str, HeaderField] = field(default_factory=dict)
+    knd: str | None = None
+
+    def get(self, name: str) -> HeaderField:
+        return self.fields.setdefault(name, HeaderField())
+
+
+def inn_checksum_ok(inn: str) -> bool:
+    """The control digits of a 10- or 12-digit ИНН."""
+    digits = [int(c) for c in inn]
+
+    def control(weights: tuple[int, ...]) -> int:
+        return sum(w * d for w, d in zip(weights, digits, strict=False)) % 11 % 10
+
+    if len(digits) == 10:
+        return control((2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[9]
+    if len(digits) == 12:
+        return (
+            control((7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[10]
+            and control((3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[11]
+        )
+    return False
+
+
+def _is_label(s: str) -> bool:
+    return bool(
+        "по окуд" in s
+        or "по кнд" in s
+        or "по окпо" in s
+        or "по оквэд" in s
+        or "окопф" in s
+        or "окфс" in s
+        or "по океи" in s
+        or s.startswith("дата (число")
+        or s == "коды"
+        or _INN_LABEL.search(s)
+        or s.startswith("единица измерения")
+        or s.startswith(("местонахождение", "адрес"))
+        or _ORGANIZATION.match(s)
+        or s.startswith("вид экономической")
+        or s.startswith("организационно-правовая")
+    )
+
+
+def _right(sheet: Sheet, row: int, col: int) -> list[tuple[int, str]]:
+    """Non-empty texts right of ``col`` in ``row``, up to the next label."""
+    found: list[tuple[int, str]] = []
+    line = sheet.rows[row] if row < len(sheet.rows) else []
+    for c in range(col + 1, len(line)):
+        text = cell_text(line[c])
+        if not text:
+            continue
+        if _is_label(fold(text)):
+            break
+        found.append((c, text))
+    return found
+
+
+def _remainder(text: str, label: re.Pattern[str]) -> str:
+    """What a cell prints after its label («Организация: ООО Ромашка» → «ООО Ромашка»)."""
+    m = label.search(text)
+    rest = text[m.end() :] if m else ""
+    return rest.strip(" :.-–—")
+
+
+def _row_text(sheet: Sheet, row: int) -> str:
+    if row < 0 or row >= len(sheet.rows):
+        return ""
+    return fold(" ".join(cell_text(v) for v in sheet.rows[row]))
+
+
+def _is_auditor_row(sheet: Sheet, row: int) -> bool:
+    if "аудитор" in _row_text(sheet, row):
+        return True
+    previous = row - 1
+    while previous >= 0 and not _row_text(sheet, previous):
+        previous -= 1
+    return "аудитор" in _row_text(sheet, previous) and "организаци" not in _row_text(sheet, row)
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+def _code_field(text: str, *, length: int | None = None) -> HeaderField:
+    digits = _digits(text)
+    if length is not None and 0 < len(digits) < length and text.isdigit():
+        digits = digits.zfill(length)  # a number cell loses leading zeros (ОКУД 0710001)
+    if not digits:
+        return HeaderField(None, text, 0.0, review=True)
+    return HeaderField(digits, text, LABELLED)
+
+
+def _inn_field(text: str) -> HeaderField:
+    digits = _digits(text)
+    if len(digits) not in (10, 12):
+        return HeaderField(None, text, 0.0, review=True)
+    if not inn_checksum_ok(digits):
+        return HeaderField(digits, text, 50.0, review=True)
+    return HeaderField(digits, text, LABELLED)
+
+
+def normalize_units(text: str) -> str | None:
+    """«в тыс. рублей» → «тыс. руб.»; «в млн. руб.» → «млн. руб.»; «в рублях» → «руб.»."""
+    s = fold(text)
+    if "млн" in s or "миллион" in s:
+        return "млн. руб."
+    if "тыс" in s:
+        return "тыс. руб."
+    if "руб" in s:
+        return "руб."
+    return None
+
+
+def _set(read: HeaderRead, name: str, value: HeaderField) -> None:
+    if read.get(name).text is None:
+        read.fields[name] = value
+
+
+def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) -> None:
+    s = fold(text)
+    right = _right(sheet, row, col)
+    first = right[0][1] if right else ""
+    if "по окуд" in s or s == "окуд":
+        own = _digits(s.split("окуд", 1)[1])
+        if own or first:
+            _set(read, "okud", _code_field(own or first, length=7))
+    elif "по кнд" in s:
+        read.knd = _digits(s.split("кнд", 1)[1]) or _digits(first) or None
+    elif s.startswith("дата (число") or s == "дата":
+        line = sheet.rows[row]
+        value, raw = date_from_cells([line[c] for c, _ in right])
+        if raw is not None:
+            iso = value.isoformat() if value else None
+            _set(
+                read,
+                "report_date",
+                HeaderField(iso, raw, LABELLED if value else 0.0, value is None),
+            )
+    elif "по окпо" in s or s == "окпо":
+        own = _digits(s.split("окпо", 1)[1])
+        if own or first:
+            _set(read, "okpo", _code_field(own or first))
+    elif _INN_LABEL.search(s) and not _is_auditor_row(sheet, row):
+        own = _digits(s)
+        candidate = own if len(own) in (10, 12) else first
+        if candidate:
+            _set(read, "inn", _inn_field(candidate))
+    elif "окопф" in s or "окфс" in s:
+        codes = [t for _, t in right if _digits(t)]
+        if "окопф" in s and "окфс" in s:
+            if codes:
+                _set(read, "okopf", _code_field(codes[0]))
+            if len(codes) > 1:
+                _set(read, "okfs", _code_field(codes[1]))
+        elif codes:
+            _set(read, "okopf" if "окопф" in s else "okfs", _code_field(codes[0]))
+    elif "по океи" in s or s == "океи":
+        if first:
+            _set(read, "okei", _code_field(first, length=3))
+    elif s.startswith("единица измерения"):
+        raw = _remainder(text, re.compile(r"единица измерения", re.IGNORECASE)) or first
+        if raw:
+            units = normalize_units(raw)
+            _set(read, "units", HeaderField(units, raw, LABELLED if units else 0.0, units is None))
+    elif s.startswith("местонахождение") or s.startswith("адрес"):
+        raw = _remainder(text, re.compile(r"(местонахождение\s*)?(\(адрес\)|адрес)", re.IGNORECASE))
+        if not raw:
+            raw = first or next(iter(t for _, t in _right(sheet, row + 1, -1)), "")
+        if raw:
+            _set(read, "address", HeaderField(raw, raw, LABELLED))
+    elif _ORGANIZATION.match(s) and not _is_auditor_row(sheet, row):
+        raw = _remainder(text, re.compile(_ORGANIZATION.pattern, re.IGNORECASE))
+        if not raw:
+            raw = first
+        if raw:
+            _set(read, "organization_name", HeaderField(raw, raw, LABELLED))
+
+
+def _title_date(sheet: Sheet, first_row: int, last_row: int) -> tuple[dt.date, str] | None:
+    """«на 31 декабря 2024 г.» / «за Январь - Декабрь 2024 г.» printed under the title."""
+    for row in range(first_row, min(last_row, len(sheet.rows))):
+        for value in sheet.rows[row]:
+            text = cell_text(value)
+            s = fold(text)
+            if not (s.startswith(("на ", "за ")) or "баланс на" in s or "результатах за" in s):
+                continue
+            found = date_in_text(text)
+            if found is not None:
+                return found, text
+    return None
+
+
+def read_header(sheet: Sheet, first_row: int, last_row: int) -> HeaderRead:
+    """The header fields printed in rows ``first_row`` ≤ row < ``last_row`` of ``sheet``."""
+    read = HeaderRead()
+    for row in range(first_row, min(last_row, len(sheet.rows))):
+        for col, value in enumerate(sheet.rows[row]):
+            text = cell_text(value)
+            if text and _is_label(fold(text)):
+                _read_cell(read, sheet, row, col, text)
+    if read.get("report_date").value is None and (title := _title_date(sheet, first_row, last_row)):
+        found, raw = title
+        read.fields["report_date"] = HeaderField(found.isoformat(), raw, FROM_TITLE)
+    units, okei = read.get("units"), read.get("okei")
+    if units.value is None and units.text is None and okei.value in _UNITS_BY_OKEI:
+        read.fields["units"] = HeaderField(_UNITS_BY_OKEI[okei.value], None, DERIVED)
+    if okei.text is None and units.value in _OKEI_BY_UNITS:
+        read.fields["okei"] = HeaderField(_OKEI_BY_UNITS[units.value], None, DERIVED)
+    for name in HEADER_FIELDS:
+        read.get(name)
+    return read

@@ -1,0 +1,214 @@
+"""The lines of a statement table: code, name and one value per value column.
+
+A row is a line when it prints a code (readable or not), or, in a form with a «Код» column, a
+value without a code (a detail line under the coded line above it, or a known line whose code
+is missing); in a form without a «Код» column (157n simplified samples) a row is a line when
+its name is a catalogue line. Rows with a name only («АКТИВ», «в том числе:») are not lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Literal
+
+from services.arm_statements import FormVariant, match_line_name
+from services.tabular_parser.excel.model import Sheet, sheet_ref
+from services.tabular_parser.excel.values import parse_amount
+from services.tabular_parser.statements._table import TableLayout, ValueColumn
+from services.tabular_parser.statements._text import cell_text, fold, strip_name_footnote
+
+__all__ = ["LineRead", "LineStatus", "ValueRead", "read_lines"]
+
+LineStatus = Literal["ok", "unreadable", "missing", "detail"]
+ValueIssue = Literal["unreadable", "formula", "footnote"]
+
+CLEAN = 100.0
+FOOTNOTE = 95.0
+BY_NAME = 90.0
+
+_CODE = re.compile(r"^\d{4,5}$")
+_LEGACY = re.compile(r"^\d{3}$")
+_EMPTY_MARKS = frozenset({"", "-", "—", "–", "−", "(-)", "(—)", "(–)", "()", "x", "х"})
+_BRACKET_FOOTNOTE = re.compile(r"^(\(.*\))\s*(\d{1,2})$")
+
+
+@dataclass(slots=True)
+class ValueRead:
+    column: ValueColumn
+    col: int | None
+    amount: Decimal | None
+    string_value: str | None
+    text: str | None
+    confidence: float
+    is_recognized: bool
+    needs_review: bool
+    issue: ValueIssue | None = None
+
+
+@dataclass(slots=True)
+class LineRead:
+    sheet: str
+    row: int
+    ref: str
+    status: LineStatus
+    code: str | None
+    code_text: str | None
+    code_confidence: float | None
+    name: str | None
+    name_raw: str | None
+    name_confidence: float | None
+    values: list[ValueRead] = field(default_factory=list)
+    parent_ref: str | None = None
+    suggested_code: str | None = None
+    legacy: bool = False
+
+    @property
+    def needs_review(self) -> bool:
+        return self.status in ("unreadable", "missing") or any(v.needs_review for v in self.values)
+
+    @property
+    def name_footnote_stripped(self) -> bool:
+        return self.name is not None and self.name != self.name_raw
+
+
+def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
+    pieces: list[tuple[int, str]] = []
+    formula = False
+    numeric: list[tuple[int, Decimal | None]] = []
+    for col in range(column.start, column.end + 1):
+        value = sheet.cell(row, col)
+        if (row, col) in sheet.formula_cells:
+            formula = True
+        text = cell_text(value)
+        if not text:
+            continue
+        pieces.append((col, text))
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            numeric.append((col, parse_amount(value)))
+    if not pieces:
+        if formula:
+            return ValueRead(column, None, None, None, None, 0.0, False, True, "formula")
+        return ValueRead(column, None, None, None, None, CLEAN, True, False)
+    if len(numeric) == 1 and len(pieces) == 1:
+        col, amount = numeric[0]
+        text = pieces[0][1]
+        return ValueRead(column, col, amount, text, text, CLEAN, True, False)
+    raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
+    col = next((c for c, t in pieces if any(ch.isdigit() for ch in t)), pieces[0][0])
+    shown = raw
+    issue: ValueIssue | None = None
+    if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
+        shown, issue = raw[: raw.rindex(")") + 1], "footnote"
+    compact = "".join(shown.split()).lower()
+    if compact in _EMPTY_MARKS:
+        return ValueRead(column, col, None, shown, raw, CLEAN, True, False)
+    amount = parse_amount(shown)
+    if amount is None:
+        return ValueRead(column, col, None, shown, raw, 0.0, False, True, "unreadable")
+    confidence = FOOTNOTE if issue else CLEAN
+    return ValueRead(column, col, amount, shown, raw, confidence, True, False, issue)
+
+
+def _code_cell(sheet: Sheet, row: int, layout: TableLayout) -> tuple[int, str] | None:
+    if layout.code_lo is None or layout.code_hi is None:
+        return None
+    for col in range(layout.code_lo, layout.code_hi + 1):
+        text = cell_text(sheet.cell(row, col))
+        if text:
+            return col, text
+    return None
+
+
+def _is_garbled_code(text: str) -> bool:
+    compact = "".join(text.split())
+    return len(compact) <= 7 and sum(ch.isdigit() for ch in compact) >= 2
+
+
+def _name_cell(sheet: Sheet, row: int, layout: TableLayout) -> tuple[int, str] | None:
+    for col in range(layout.name_start, layout.name_end + 1):
+        text = cell_text(sheet.cell(row, col))
+        if text and any(ch.isalpha() for ch in text):
+            return col, text
+    return None
+
+
+def _has_values(values: list[ValueRead]) -> bool:
+    return any(
+        v.text is not None and "".join(v.text.split()).lower() not in ("()", "(", ")")
+        for v in values
+    )
+
+
+def read_lines(
+    sheet: Sheet,
+    layout: TableLayout,
+    document_type: str,
+    variant: FormVariant | None = None,
+) -> list[LineRead]:
+    """Every line of the table in ``layout``, top to bottom."""
+    lines: list[LineRead] = []
+    last_coded: LineRead | None = None
+    last_code: str | None = None
+    for row in range(layout.data_start, layout.end_row):
+        code_cell = _code_cell(sheet, row, layout)
+        name_cell = _name_cell(sheet, row, layout)
+        values = [_read_value(sheet, row, column) for column in layout.columns]
+        name_raw = name_cell[1] if name_cell else None
+        name = strip_name_footnote(name_raw) if name_raw else None
+        if fold(name or "").startswith("в том числе") and not _has_values(values) and not code_cell:
+            continue
+        anchor_col = code_cell[0] if code_cell else name_cell[0] if name_cell else layout.name_start
+        ref = sheet_ref(sheet.name, row, anchor_col)
+        name_conf = None if name is None else (FOOTNOTE if name != name_raw else CLEAN)
+        line = LineRead(
+            sheet.name, row, ref, "ok", None, None, None, name, name_raw, name_conf, values
+        )
+        if code_cell and _CODE.match(code_cell[1]):
+            line.code, line.code_text, line.code_confidence = code_cell[1], code_cell[1], CLEAN
+            last_coded, last_code = line, line.code
+        elif code_cell and _is_garbled_code(code_cell[1]):
+            line.status, line.code_text, line.code_confidence = "unreadable", code_cell[1], 0.0
+            line.legacy = bool(_LEGACY.match(code_cell[1]))
+            last_coded = line  # a printed (if garbled) code: rows under it detail it
+        elif layout.code_col is None:
+            matched = (
+                match_line_name(name, document_type, variant, after=last_code) if name else None
+            )
+            if matched is not None:
+                line.code, line.code_confidence = matched, BY_NAME
+                last_coded, last_code = line, matched
+            elif _has_values(values):
+                line.status = "missing"
+            else:
+                continue
+        else:
+            if not _has_values(values):
+                continue
+            suggested = (
+                match_line_name(name, document_type, variant, after=last_code) if name else None
+            )
+            if suggested is not None and suggested != last_code:
+                line.status, line.suggested_code = "missing", suggested
+            elif last_coded is not None:
+                line.status, line.parent_ref = "detail", last_coded.ref
+            else:
+                line.status = "missing"
+        lines.append(line)
+    _settle_column_indexes(layout, lines)
+    return lines
+
+
+def _settle_column_indexes(layout: TableLayout, lines: list[LineRead]) -> None:
+    """A value column's index is where its numbers actually sit (often right of its header)."""
+    for column in layout.columns:
+        seen = Counter(
+            v.col
+            for line in lines
+            for v in line.values
+            if v.column is column and v.col is not None and v.amount is not None
+        )
+        if seen:
+            column.index = seen.most_common(1)[0][0]

@@ -1,0 +1,255 @@
+"""Where the table of a statement sheet is: header rows, the code column, names, value columns.
+
+Real layouts differ: 1C prints «Пояснения | Наименование показателя | Код | На 31 декабря …»;
+ГИР БО exports put «Код строки» anywhere from column 7 to 18 and, because their merged ranges
+differ row by row, print codes and values right of their header cell. So the code column is
+the column (inside the «Код» header's merged range, else anywhere) where most cells are
+catalogue codes, and a value column owns every cell from its header to the next header.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from services.arm_statements import classify_code
+from services.tabular_parser.excel.model import CellRange, Sheet
+from services.tabular_parser.statements._period import parse_period_label
+from services.tabular_parser.statements._text import cell_text, fold
+
+__all__ = ["TableLayout", "ValueColumn", "is_catalogue_code", "locate_table"]
+
+_NAME_HEADER = re.compile(r"^(наименование(\s+показател\w*)?|показатель)\s*\d?$")
+_CODE_HEADER = re.compile(r"^код(\s+(строки|показателя|стр\.?))?\s*\d?$")
+_CODE = re.compile(r"^\d{4,5}$")
+_MAX_HEADER_ROWS = 4
+# The tail of a label split over cells of blank forms: « г.8», «20», «года».
+_FRAGMENT = re.compile(r"^(г\.?|год\w*)\s*\d{0,2}$|^\d{2,4}$")
+_STOP = ("руководитель", "главный бухгалтер", "(подпись)", "индивидуальный предприниматель")
+ADDITIONAL = "дополнительные строки"
+
+
+@dataclass(slots=True)
+class ValueColumn:
+    """A value column: its cells span ``start``..``end``; ``index`` is set from the data."""
+
+    start: int
+    end: int
+    label: str | None
+    index: int
+    label_end: int = -1
+
+
+@dataclass(slots=True)
+class TableLayout:
+    header_row: int | None
+    data_start: int
+    end_row: int  # exclusive
+    code_lo: int | None
+    code_hi: int | None
+    code_col: int | None
+    name_start: int
+    name_end: int
+    columns: list[ValueColumn] = field(default_factory=list)
+    additional_row: int | None = None
+    first_col: int = 0
+    last_col: int = 0
+
+
+def is_catalogue_code(text: str) -> bool:
+    return bool(_CODE.match(text)) and classify_code(text) in ("catalogue", "org_added")
+
+
+def _merged_at(sheet: Sheet, row: int, col: int) -> CellRange:
+    for rng in sheet.merged:
+        if rng.first_row <= row <= rng.last_row and rng.first_col <= col <= rng.last_col:
+            return rng
+    return CellRange(row, col, row, col)
+
+
+def _texts(sheet: Sheet, row: int) -> list[tuple[int, str]]:
+    if row >= len(sheet.rows):
+        return []
+    return [(c, t) for c, v in enumerate(sheet.rows[row]) if (t := cell_text(v))]
+
+
+def _find(sheet: Sheet, first: int, last: int, pattern: re.Pattern[str]) -> tuple[int, int] | None:
+    for row in range(first, min(last, len(sheet.rows))):
+        for col, text in _texts(sheet, row):
+            if pattern.match(fold(text)):
+                return row, col
+    return None
+
+
+def _code_counts(sheet: Sheet, first: int, last: int) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for row in range(first, min(last, len(sheet.rows))):
+        for col, text in _texts(sheet, row):
+            if is_catalogue_code(text):
+                counts[col] = counts.get(col, 0) + 1
+    return counts
+
+
+def _has_name_text(sheet: Sheet, row: int, lo: int, hi: int) -> bool:
+    return any(
+        lo <= c <= hi and any(ch.isalpha() for ch in t) and not _CODE_HEADER.match(fold(t))
+        for c, t in _texts(sheet, row)
+    )
+
+
+def _is_numbering_row(cells: list[tuple[int, str]]) -> bool:
+    return len(cells) >= 3 and all(t.isdigit() and len(t) <= 2 for _, t in cells)
+
+
+def _stop_row(sheet: Sheet, first: int, last: int) -> tuple[int, int | None]:
+    for row in range(first, min(last, len(sheet.rows))):
+        for _, text in _texts(sheet, row):
+            s = fold(text)
+            if s.startswith(ADDITIONAL):
+                return row, row
+            if s.startswith(_STOP):
+                return row, None
+    return min(last, len(sheet.rows)), None
+
+
+@dataclass(slots=True)
+class _Group:
+    start: int
+    end: int
+    parts: list[str]
+
+
+def _columns(
+    sheet: Sheet, header_rows: list[int], value_start: int, width: int
+) -> list[ValueColumn]:
+    cells: list[tuple[int, int, int, str]] = []  # row, start, end, text
+    for row in header_rows:
+        every = _texts(sheet, row)
+        if _is_numbering_row(every):
+            continue
+        row_cells = [(c, t) for c, t in every if c >= value_start]
+        for col, text in row_cells:
+            rng = _merged_at(sheet, row, col)
+            cells.append((row, col, max(col, rng.last_col), text))
+    if not cells:
+        return []
+    top = min(r for r, *_ in cells)
+    lower = [(s, e, t) for r, s, e, t in cells if r != top]
+    groups: list[_Group] = []
+    for _, start, end, text in (c for c in cells if c[0] == top):
+        if groups and _FRAGMENT.match(fold(text)):  # «За 20» | « г.8»: one label in two cells
+            groups[-1].parts.append(text)
+            groups[-1].end = max(groups[-1].end, end)
+            continue
+        inside = [x for x in lower if start <= x[0] <= end]
+        dated = [x for x in inside if parse_period_label(x[2])[0] != "none"]
+        if len(dated) >= 2:  # a group header over several period columns
+            groups.extend(_Group(s, e, [text, t]) for s, e, t in dated)
+        else:
+            groups.append(_Group(start, end, [text]))
+    groups.sort(key=lambda g: g.start)
+    for s, _e, t in lower:
+        owner = max((i for i, g in enumerate(groups) if g.start <= s), default=0)
+        if t not in groups[owner].parts:
+            groups[owner].parts.append(t)
+    columns: list[ValueColumn] = []
+    for i, group in enumerate(groups):
+        stop = groups[i + 1].start - 1 if i + 1 < len(groups) else width - 1
+        label = " ".join(" ".join(group.parts).split())
+        columns.append(
+            ValueColumn(group.start, max(group.start, stop), label, group.start, group.end)
+        )
+    return columns
+
+
+def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | None:
+    """The table of a statement in rows ``first_row`` ≤ row < ``last_row``, or None."""
+    last_row = min(last_row, len(sheet.rows))
+    width = max((len(r) for r in sheet.rows[first_row:last_row]), default=0)
+    name_hdr = _find(sheet, first_row, last_row, _NAME_HEADER)
+    code_hdr = _find(sheet, first_row, last_row, _CODE_HEADER)
+    header_row = min((h[0] for h in (name_hdr, code_hdr) if h is not None), default=None)
+    body_first = header_row + 1 if header_row is not None else first_row
+    stop, additional = _stop_row(sheet, body_first, last_row)
+
+    code_lo = code_hi = code_col = None
+    if code_hdr is not None:
+        rng = _merged_at(sheet, *code_hdr)
+        code_lo, code_hi = code_hdr[1], max(code_hdr[1], rng.last_col)
+        counts = _code_counts(sheet, body_first, stop)
+        inside = {c: n for c, n in counts.items() if code_lo <= c <= code_hi}
+        if inside:
+            code_col = max(inside, key=lambda c: (inside[c], -c))
+    if code_col is None:
+        counts = _code_counts(sheet, body_first, stop)
+        if counts and max(counts.values()) >= 2:
+            code_col = max(counts, key=lambda c: (counts[c], -c))
+            code_lo = code_hi = code_col
+    if name_hdr is None and code_col is None:
+        return None
+
+    if name_hdr is not None:
+        name_start = name_hdr[1]
+        name_end = max(name_start, _merged_at(sheet, *name_hdr).last_col)
+    else:
+        assert code_col is not None
+        long_texts: dict[int, int] = {}
+        for row in range(body_first, stop):
+            for c, t in _texts(sheet, row):
+                if c < code_col and sum(ch.isalpha() for ch in t) >= 5:
+                    long_texts[c] = long_texts.get(c, 0) + 1
+        name_start = max(long_texts, key=lambda c: (long_texts[c], -c)) if long_texts else 0
+        name_end = name_start
+    if code_lo is not None and code_lo > name_start:
+        name_end = max(name_end, code_lo - 1)
+    value_start = max(code_hi if code_hi is not None else -1, name_end) + 1
+
+    header_rows: list[int] = []
+    data_start = body_first
+    if header_row is not None:
+        row = header_row
+        while row < stop and len(header_rows) < _MAX_HEADER_ROWS:
+            coded = code_col is not None and is_catalogue_code(cell_text(sheet.cell(row, code_col)))
+            if row > header_row and (coded or _has_name_text(sheet, row, name_start, name_end)):
+                break
+            header_rows.append(row)
+            row += 1
+        data_start = row
+    columns = _columns(sheet, header_rows, value_start, width)
+    if not columns and header_row is None:
+        columns = _columns_from_data(sheet, data_start, stop, value_start)
+    first_col = min(name_start, code_lo if code_lo is not None else name_start)
+    if header_row is not None:
+        first_col = min([first_col] + [c for c, _ in _texts(sheet, header_row)])
+    return TableLayout(
+        header_row=header_row,
+        data_start=data_start,
+        end_row=stop,
+        code_lo=code_lo,
+        code_hi=code_hi,
+        code_col=code_col,
+        name_start=name_start,
+        name_end=name_end,
+        columns=columns,
+        additional_row=additional,
+        first_col=first_col,
+        last_col=max([c.label_end for c in columns] + [value_start - 1, name_end]),
+    )
+
+
+def _columns_from_data(sheet: Sheet, first: int, last: int, value_start: int) -> list[ValueColumn]:
+    """Unlabelled value columns (a continuation sheet without a header): every column right of
+    the codes that holds a number somewhere."""
+    used = sorted(
+        {
+            c
+            for row in range(first, last)
+            for c, v in enumerate(sheet.rows[row] if row < len(sheet.rows) else [])
+            if c >= value_start
+            and (
+                (isinstance(v, int | float) and not isinstance(v, bool))
+                or (isinstance(v, str) and any(ch.isdigit() for ch in v))
+            )
+        }
+    )
+    return [ValueColumn(c, c, None, c) for c in used]
