@@ -1,0 +1,138 @@
+"""One pass over the BIFF record stream of an XLS for what calamine does not expose.
+
+Reads the globals (sheet list, fonts, XF styles) and each worksheet substream: ROW records
+carry the outline level, cell records their row/column (the real extent, checked against the
+caps before calamine allocates) and their XF (bold rows). Records are walked by header only;
+cell contents are never decoded here.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from ._meta import SheetMeta
+from .errors import UnreadableWorkbook
+from .guards import check_extent
+from .limits import Limits
+
+__all__ = ["scan_xls"]
+
+_FMT = "XLS"
+_BOF, _EOF = 0x0809, 0x000A
+_BOUNDSHEET, _FONT, _XF, _ROW = 0x0085, 0x0031, 0x00E0, 0x0208
+_MULRK, _MULBLANK = 0x00BD, 0x00BE
+# NUMBER, LABELSST, RK, FORMULA, BLANK, BOOLERR, LABEL, RSTRING: row, col, xf at 0, 2, 4.
+_CELLS = frozenset({0x0203, 0x00FD, 0x027E, 0x0006, 0x0201, 0x0205, 0x0204, 0x00D6})
+_HEADER = struct.Struct("<HH")
+_U16 = struct.Struct("<H")
+_U32 = struct.Struct("<I")
+_BOLD_WEIGHT = 700
+
+
+def scan_xls(stream: bytes, limits: Limits) -> dict[str, SheetMeta]:
+    """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
+    try:
+        sheets, bold_xfs = _globals(stream)
+        return {
+            name: _scan_sheet(stream, offset, hidden, bold_xfs, limits)
+            for name, offset, hidden in sheets
+        }
+    except (struct.error, IndexError, UnicodeDecodeError) as exc:
+        raise UnreadableWorkbook(f"damaged BIFF records: {exc}", fmt=_FMT) from exc
+
+
+def _records(stream: bytes, pos: int) -> tuple[int, int, int]:
+    code, size = _HEADER.unpack_from(stream, pos)
+    return code, pos + 4, size
+
+
+def _globals(stream: bytes) -> tuple[list[tuple[str, int, bool]], frozenset[int]]:
+    sheets: list[tuple[str, int, bool]] = []
+    fonts: list[bool] = []
+    xf_fonts: list[int] = []
+    pos, end = 0, len(stream)
+    biff8 = True
+    while pos + 4 <= end:
+        code, body, size = _records(stream, pos)
+        pos = body + size
+        if code == _BOF:
+            biff8 = _U16.unpack_from(stream, body)[0] == 0x0600
+        elif code == _EOF:
+            break
+        elif code == _BOUNDSHEET:
+            sheet = _boundsheet(stream[body : body + size], biff8)
+            if sheet is not None:
+                sheets.append(sheet)
+        elif code == _FONT:
+            fonts.append(_U16.unpack_from(stream, body + 6)[0] >= _BOLD_WEIGHT)
+            if len(fonts) == 4:  # BIFF skips font index 4
+                fonts.append(False)
+        elif code == _XF:
+            xf_fonts.append(_U16.unpack_from(stream, body)[0])
+    bold = frozenset(
+        index for index, font in enumerate(xf_fonts) if font < len(fonts) and fonts[font]
+    )
+    return sheets, bold
+
+
+def _boundsheet(body: bytes, biff8: bool) -> tuple[str, int, bool] | None:
+    offset = _U32.unpack_from(body, 0)[0]
+    hidden = (body[4] & 0x03) != 0
+    if body[5] != 0:  # chart, macro or VB module: not a worksheet
+        return None
+    count = body[6]
+    if not biff8:
+        return body[7 : 7 + count].decode("cp1252", "replace"), offset, hidden
+    wide = body[7] & 0x01
+    raw = body[8 : 8 + count * (2 if wide else 1)]
+    name = raw.decode("utf-16-le") if wide else raw.decode("latin-1")
+    return name, offset, hidden
+
+
+def _scan_sheet(
+    stream: bytes, offset: int, hidden: bool, bold_xfs: frozenset[int], limits: Limits
+) -> SheetMeta:
+    meta = SheetMeta(hidden=hidden)
+    levels = meta.outline_levels
+    bold_rows = meta.bold_rows
+    first_row = first_col = 1 << 40
+    last_row = last_col = -1
+    cells = 0
+    depth = 0
+    pos, end = offset, len(stream)
+    unpack_header = _HEADER.unpack_from
+    while pos + 4 <= end:
+        code, size = unpack_header(stream, pos)
+        body = pos + 4
+        pos = body + size
+        if code in _CELLS:
+            row, col, xf = struct.unpack_from("<HHH", stream, body)
+            cells += 1
+            last_row = max(last_row, row)
+            first_row = min(first_row, row)
+            last_col = max(last_col, col)
+            first_col = min(first_col, col)
+            if xf in bold_xfs:
+                bold_rows.add(row)
+        elif code in (_MULRK, _MULBLANK):
+            row, col = _HEADER.unpack_from(stream, body)
+            last = _U16.unpack_from(stream, body + size - 2)[0]
+            cells += max(last - col + 1, 0)
+            last_row = max(last_row, row)
+            first_row = min(first_row, row)
+            last_col = max(last_col, last)
+            first_col = min(first_col, col)
+        elif code == _ROW:
+            row = _U16.unpack_from(stream, body)[0]
+            level = _U32.unpack_from(stream, body + 12)[0] & 0x07
+            if level:
+                levels[row] = level
+        elif code == _BOF:
+            depth += 1
+        elif code == _EOF:
+            depth -= 1
+            if depth <= 0:
+                break
+    if last_row >= 0:
+        check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)
+    return meta

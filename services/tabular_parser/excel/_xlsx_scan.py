@@ -1,0 +1,284 @@
+"""One streaming pass over each XLSX sheet part for what calamine does not expose.
+
+The sheet XML is decompressed in blocks and scanned with byte regexes (no DOM, no per-element
+callbacks): row outline levels, bold cells (by style index), formula cells with no cached
+value, and the real extent of the sheet — the used rectangle and the number of cells — which
+is checked against the caps *before* calamine allocates its dense grid, because a bomb can
+lie in its `<dimension>`. Part names are matched case-insensitively (1C's `SharedStrings.xml`).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import zipfile
+from xml.etree import ElementTree
+
+from ._meta import SheetMeta
+from .errors import LimitExceeded, UnreadableWorkbook
+from .guards import check_dimension, check_extent, check_xml_head, parse_cell_ref
+from .limits import Limits
+
+__all__ = ["scan_xlsx"]
+
+_FMT = "XLSX"
+_BLOCK = 1 << 20
+_MAX_PENDING = 64 << 20  # one `<row>` longer than this is not a real sheet
+_ROW_END = b"</row>"
+_DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="([^"]*)"')
+_ROW_TAG = re.compile(rb"<row\b([^>]*)>")
+_ATTR_R = re.compile(rb'\br="(\d+)"')
+_ATTR_OUTLINE = re.compile(rb'\boutlineLevel="(\d+)"')
+_CELL_COL_FIRST = re.compile(rb'<c r="([A-Z]{1,3})[0-9]')
+_CELL_ROW_FIRST = re.compile(rb'<c r="[A-Z]{1,3}([0-9]{1,7})"')
+_OUTLINED_ROW = re.compile(rb'<row r="([0-9]+)"[^>]*?\boutlineLevel="([0-9]+)"')
+_ROW_R_FIRST = re.compile(rb'<row r="([0-9]+)"')
+_CELL_COLS = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)\d')
+_CELL_ROWS = re.compile(rb'<c\b[^>]*?\br="[A-Z]+(\d+)"')
+_FORMULA_NO_VALUE = re.compile(
+    rb'<c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?(?<!/)>\s*'
+    rb"<f\b[^>]*?(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>"
+)
+
+
+def scan_xlsx(archive: zipfile.ZipFile, limits: Limits) -> dict[str, SheetMeta]:
+    """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
+    members = {name.lower(): name for name in archive.namelist()}
+    sheets = _sheet_parts(archive, members, limits)
+    bold_styles = _bold_styles(archive, members, limits)
+    bold_cell = _bold_cell_regex(bold_styles)
+    return {
+        name: _scan_sheet(archive, members[part.lower()], hidden, bold_cell, limits)
+        for name, part, hidden in sheets
+        if part.lower() in members
+    }
+
+
+def _read_small(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
+    info = archive.getinfo(name)
+    if info.file_size > limits.max_small_part_bytes:
+        msg = f"part {name!r} is {info.file_size} bytes"
+        raise UnreadableWorkbook(msg, fmt=_FMT)
+    return archive.read(info)
+
+
+def _parse_xml(archive: zipfile.ZipFile, name: str, limits: Limits) -> ElementTree.Element:
+    data = _read_small(archive, name, limits)
+    check_xml_head(data[: limits.max_xml_prolog_bytes], name, limits, _FMT)
+    try:
+        return ElementTree.fromstring(data)
+    except ElementTree.ParseError as exc:
+        raise UnreadableWorkbook(f"part {name!r} is not well-formed XML: {exc}", fmt=_FMT) from exc
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _sheet_parts(
+    archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
+) -> list[tuple[str, str, bool]]:
+    """(sheet name, part path, hidden) in workbook order, via workbook.xml and its rels."""
+    workbook = _parse_xml(archive, members["xl/workbook.xml"], limits)
+    rels_name = members.get("xl/_rels/workbook.xml.rels")
+    targets: dict[str, str] = {}
+    if rels_name is not None:
+        for rel in _parse_xml(archive, rels_name, limits).iter():
+            if _local(rel.tag) == "Relationship" and "Id" in rel.attrib:
+                targets[rel.attrib["Id"]] = rel.attrib.get("Target", "")
+    found: list[tuple[str, str, bool]] = []
+    for sheet in workbook.iter():
+        if _local(sheet.tag) != "sheet":
+            continue
+        rel_id = next((v for k, v in sheet.attrib.items() if _local(k) == "id"), None)
+        target = targets.get(rel_id or "")
+        if not target:
+            continue
+        path = target.lstrip("/") if target.startswith("/") else f"xl/{target}"
+        hidden = sheet.attrib.get("state", "visible") != "visible"
+        found.append((sheet.attrib.get("name", ""), posixpath.normpath(path), hidden))
+    return found
+
+
+def _bold_styles(archive: zipfile.ZipFile, members: dict[str, str], limits: Limits) -> list[int]:
+    """Indexes of `cellXfs` entries whose font is bold."""
+    name = members.get("xl/styles.xml")
+    if name is None:
+        return []
+    styles = _parse_xml(archive, name, limits)
+    bold_fonts: list[bool] = []
+    xfs: list[int] = []
+    for section in styles:
+        kind = _local(section.tag)
+        if kind == "fonts":
+            bold_fonts = [_is_bold(font) for font in section]
+        elif kind == "cellXfs":
+            xfs = [int(xf.attrib.get("fontId", "0") or 0) for xf in section]
+    return [
+        index for index, font in enumerate(xfs) if 0 <= font < len(bold_fonts) and bold_fonts[font]
+    ]
+
+
+def _is_bold(font: ElementTree.Element) -> bool:
+    for prop in font:
+        if _local(prop.tag) == "b":
+            return prop.attrib.get("val", "1").lower() not in ("0", "false")
+    return False
+
+
+def _bold_cell_regex(bold_styles: list[int]) -> re.Pattern[bytes] | None:
+    if not bold_styles:
+        return None
+    alternatives = "|".join(str(index) for index in bold_styles[:500])
+    # Bold is a hint, not a guard: only the usual attribute order (r, s, t) is matched.
+    return re.compile(rb'<c r="[A-Z]{1,3}([0-9]{1,7})" s="(?:' + alternatives.encode() + rb')"')
+
+
+class _Extent:
+    __slots__ = ("cells", "first_col", "first_row", "last_col", "last_row", "rows_seen")
+
+    def __init__(self) -> None:
+        self.first_row = self.first_col = 1 << 40
+        self.last_row = self.last_col = -1
+        self.cells = 0
+        self.rows_seen = 0
+
+    def check(self, limits: Limits) -> None:
+        if self.last_row >= 0 and self.last_col >= 0:
+            check_extent(
+                self.first_row,
+                self.first_col,
+                self.last_row,
+                self.last_col,
+                self.cells,
+                limits,
+                _FMT,
+            )
+        elif self.cells > limits.max_cells:
+            raise LimitExceeded("max_cells", self.cells, limits.max_cells, fmt=_FMT)
+        if self.rows_seen > limits.max_rows:
+            raise LimitExceeded("max_rows", self.rows_seen, limits.max_rows, fmt=_FMT)
+
+
+def _scan_sheet(
+    archive: zipfile.ZipFile,
+    name: str,
+    hidden: bool,
+    bold_cell: re.Pattern[bytes] | None,
+    limits: Limits,
+) -> SheetMeta:
+    meta = SheetMeta(hidden=hidden)
+    extent = _Extent()
+    state = _RowState()
+    with archive.open(name) as part:
+        head = True
+        pending = b""
+        while True:
+            block = part.read(_BLOCK)
+            buf = pending + block if pending else block
+            if head:
+                check_xml_head(buf[: limits.max_xml_prolog_bytes], name, limits, _FMT)
+                dimension = _DIMENSION.search(buf[: limits.max_xml_prolog_bytes])
+                if dimension is not None:
+                    check_dimension(dimension.group(1).decode("ascii", "replace"), limits, _FMT)
+                head = False
+            if not block:
+                _scan_block(buf, meta, extent, state, bold_cell)
+                break
+            cut = buf.rfind(_ROW_END)
+            if cut < 0:
+                if len(buf) > _MAX_PENDING:
+                    raise UnreadableWorkbook(f"part {name!r} has a row over 64 MiB", fmt=_FMT)
+                pending = buf
+                continue
+            cut += len(_ROW_END)
+            _scan_block(buf[:cut], meta, extent, state, bold_cell)
+            pending = buf[cut:]
+            # Enforced while reading: a lying <dimension> cannot get past this.
+            extent.check(limits)
+    extent.check(limits)
+    return meta
+
+
+class _RowState:
+    """The running row number for `<row>` tags without an `r` attribute."""
+
+    __slots__ = ("last",)
+
+    def __init__(self) -> None:
+        self.last = 0
+
+
+def _scan_block(
+    block: bytes,
+    meta: SheetMeta,
+    extent: _Extent,
+    state: _RowState,
+    bold_cell: re.Pattern[bytes] | None,
+) -> None:
+    """Fast path for the attribute order every known writer uses (`r` first), else generic.
+
+    A DOCTYPE can only precede the root element (checked on the head), so the body is not
+    searched for one again.
+    """
+    rows = block.count(b"<row")  # a superset (`<rowBreaks`) only sends a block the slow way
+    extent.rows_seen += rows
+    if rows:
+        _read_rows(block, rows, meta, state)
+    cells = block.count(b"<c")  # a superset too (`<col`, `<cfRule`): only caps and the check
+    extent.cells += cells
+    letters = _CELL_COL_FIRST.findall(block)
+    if len(letters) == cells:
+        _widen(extent, set(letters), set(_CELL_ROW_FIRST.findall(block)))
+    else:
+        _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
+    if b"<f" in block:
+        for ref in _FORMULA_NO_VALUE.findall(block):
+            cell = parse_cell_ref(ref.decode("ascii"))
+            if cell is not None:
+                meta.formula_cells.add(cell)
+    if bold_cell is not None:
+        meta.bold_rows.update(int(row) - 1 for row in set(bold_cell.findall(block)))
+
+
+def _widen(extent: _Extent, letters: set[bytes], numbers: set[bytes]) -> None:
+    if letters:
+        cols = [_col_index(text) for text in letters]
+        extent.first_col = min(extent.first_col, *cols)
+        extent.last_col = max(extent.last_col, *cols)
+    if numbers:
+        found = [int(text) - 1 for text in numbers]
+        extent.first_row = min(extent.first_row, *found)
+        extent.last_row = max(extent.last_row, *found)
+
+
+def _read_rows(block: bytes, rows: int, meta: SheetMeta, state: _RowState) -> None:
+    """Outline levels by row; the used extent comes from cell references, not row tags."""
+    levels = meta.outline_levels
+    if block.count(b"<row r=") == rows:  # every row numbered, `r` first: no Python loop
+        state.last = int(_ROW_R_FIRST.findall(block[block.rfind(b"<row r=") :])[0])
+        if b"outlineLevel=" not in block:
+            return
+        fast = _OUTLINED_ROW.findall(block)
+        if len(fast) == block.count(b"outlineLevel="):
+            levels.update(
+                (int(row) - 1, min(int(level), 7)) for row, level in fast if level != b"0"
+            )
+            return
+    last = state.last
+    for attrs in _ROW_TAG.findall(block):
+        found = _ATTR_R.search(attrs)
+        number = int(found.group(1)) if found is not None else last + 1
+        last = number
+        if b"outlineLevel" in attrs:
+            level = _ATTR_OUTLINE.search(attrs)
+            if level is not None and int(level.group(1)) > 0:
+                levels[number - 1] = min(int(level.group(1)), 7)
+    state.last = last
+
+
+def _col_index(letters: bytes) -> int:
+    col = 0
+    for ch in letters:
+        col = col * 26 + ch - 64
+    return col - 1

@@ -1,0 +1,148 @@
+"""Reading a guarded workbook into the plain `Workbook` model.
+
+Values come from python-calamine; what it does not expose (outline levels, bold rows, formula
+cells without a cached value, XLSB merges) comes from one cheap streaming pass per format that
+also measures each sheet's real extent, so the caps hold *before* calamine allocates its dense
+grid. Every error of calamine and of the container libraries — including PyO3's
+`PanicException`, a `BaseException` — becomes `UnreadableWorkbook` here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from collections.abc import Callable
+from typing import TypeVar
+
+import python_calamine
+
+from ._meta import SheetMeta
+from ._ole import workbook_stream
+from ._xls_scan import scan_xls
+from ._xlsb_scan import scan_xlsb
+from ._xlsx_scan import scan_xlsx
+from .errors import ExcelError, LimitExceeded, UnreadableWorkbook
+from .guards import check_extent, check_file_size, check_xml_prologs, check_zip_members
+from .limits import DEFAULT_LIMITS, Limits
+from .model import CellRange, CellValue, Sheet, Workbook
+from .signature import ExcelFormat
+
+__all__ = ["read_workbook"]
+
+_T = TypeVar("_T")
+_EMPTY_TO_NONE: dict[object, None] = {"": None}  # calamine's empty cell is ""; `.get` in C
+_PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)
+
+
+def read_workbook(data: bytes, fmt: ExcelFormat, limits: Limits = DEFAULT_LIMITS) -> Workbook:
+    """Guard, scan and read `data` already identified as `fmt` (see `detect_format`)."""
+    check_file_size(data, limits, fmt)
+    metas = _guarded(fmt, lambda: _scan(data, fmt, limits))
+    return _guarded(fmt, lambda: _read_values(data, fmt, metas, limits))
+
+
+def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
+    """The one translation boundary for third-party failures."""
+    try:
+        return action()
+    except ExcelError:
+        raise
+    except _PASS_THROUGH:
+        raise
+    except BaseException as exc:  # PyO3 PanicException is a BaseException
+        reason = f"{type(exc).__name__}: {exc}"[:500]
+        raise UnreadableWorkbook(reason, fmt=fmt) from exc
+
+
+def _scan(data: bytes, fmt: ExcelFormat, limits: Limits) -> dict[str, SheetMeta]:
+    if fmt == "XLS":
+        stream = workbook_stream(data)
+        if stream is None:
+            raise UnreadableWorkbook("no Workbook stream", fmt=fmt)
+        return scan_xls(stream, limits)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        check_zip_members(archive, limits, fmt)
+        check_xml_prologs(archive, limits, fmt)
+        if fmt == "XLSX":
+            return scan_xlsx(archive, limits)
+        return scan_xlsb(archive, limits)
+
+
+def _read_values(
+    data: bytes, fmt: ExcelFormat, metas: dict[str, SheetMeta], limits: Limits
+) -> Workbook:
+    sheets: list[Sheet] = []
+    with python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data)) as book:
+        for info in book.sheets_metadata:
+            if info.typ != python_calamine.SheetTypeEnum.WorkSheet:
+                continue
+            meta = metas.get(info.name, SheetMeta())
+            hidden = meta.hidden or info.visible != python_calamine.SheetVisibleEnum.Visible
+            sheets.append(_read_sheet(book.get_sheet_by_name(info.name), meta, hidden, fmt, limits))
+    return Workbook(format=fmt, sheets=sheets)
+
+
+def _read_sheet(
+    source: python_calamine.CalamineSheet,
+    meta: SheetMeta,
+    hidden: bool,
+    fmt: ExcelFormat,
+    limits: Limits,
+) -> Sheet:
+    merged = meta.merged or [
+        CellRange(top, left, bottom, right)
+        for (top, left), (bottom, right) in (source.merged_cell_ranges or [])
+    ]
+    sheet = Sheet(
+        name=source.name,
+        rows=[],
+        merged=merged,
+        outline_levels=meta.outline_levels,
+        bold_rows=meta.bold_rows,
+        formula_cells=meta.formula_cells,
+        hidden=hidden,
+    )
+    start, end = source.start, source.end
+    if start is None or end is None:
+        return sheet
+    # The scan already capped the extent; this re-check costs nothing and holds the cap even
+    # where the scan could not see (cells without references).
+    check_extent(start[0], start[1], end[0], end[1], 0, limits, fmt)
+    sheet.rows = _absolute_rows(source, end, limits, fmt)
+    for row, col in meta.formula_cells:
+        if row < len(sheet.rows) and col < len(sheet.rows[row]):
+            sheet.rows[row][col] = None
+    return sheet
+
+
+def _absolute_rows(
+    source: python_calamine.CalamineSheet,
+    end: tuple[int, int],
+    limits: Limits,
+    fmt: ExcelFormat,
+) -> list[list[CellValue]]:
+    """Rows from Excel row 1 / column A, empty cells as None, trailing empties trimmed.
+
+    python-calamine's `iter_rows` pads leading empty rows but starts each row at the first
+    used column; both offsets are derived from the end corner so either behaviour is right.
+    """
+    rows: list[list[CellValue]] = []
+    cells = 0
+    for line in source.iter_rows():
+        if len(rows) > end[0]:
+            raise UnreadableWorkbook("more rows than the used range", fmt=fmt)
+        values: list[CellValue] = list(map(_EMPTY_TO_NONE.get, line, line))
+        while values and values[-1] is None:
+            values.pop()
+        if values:
+            pad = end[1] + 1 - len(line)
+            if pad > 0:
+                values[:0] = [None] * pad
+            cells += len(values)
+        rows.append(values)
+    missing = end[0] + 1 - len(rows)
+    if missing > 0:
+        rows[:0] = [[] for _ in range(missing)]
+    if cells > limits.max_cells:
+        raise LimitExceeded("max_cells", cells, limits.max_cells, fmt=fmt)
+    return rows

@@ -1,0 +1,41 @@
+"""Workbooks written in code for tests: real XLSX / XLS / XLSB files, and hostile ones.
+
+write_xlsx([SheetSpec("ОСВ", rows=[["Счёт", "Сальдо"], ["01", 1234.5]],
+                      merged=["A1:B1"], outline_levels={1: 1}, bold_rows={0})]) -> bytes
+"""
+
+from __future__ import annotations
+
+from .hostile import (
+    billion_laughs_xlsx,
+    far_cell_xlsx,
+    formula_without_value_xlsx,
+    lying_dimension_bomb_xlsx,
+    mutants,
+    replace_member,
+    xxe_xlsx,
+    zip_slip_xlsx,
+)
+from .spec import CellInput, Merge, SheetSpec, merge_bounds
+from .xls import write_xls
+from .xlsb import write_xlsb
+from .xlsx import rename_shared_strings, write_xlsx
+
+__all__ = [
+    "CellInput",
+    "Merge",
+    "SheetSpec",
+    "billion_laughs_xlsx",
+    "far_cell_xlsx",
+    "formula_without_value_xlsx",
+    "lying_dimension_bomb_xlsx",
+    "merge_bounds",
+    "mutants",
+    "rename_shared_strings",
+    "replace_member",
+    "write_xls",
+    "write_xlsb",
+    "write_xlsx",
+    "xxe_xlsx",
+    "zip_slip_xlsx",
+]

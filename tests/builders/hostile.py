@@ -1,0 +1,152 @@
+"""Hostile and damaged workbooks: each is a real attack shape, built in code."""
+
+from __future__ import annotations
+
+import io
+import random
+import zipfile
+from collections.abc import Callable, Iterator
+
+from .spec import SheetSpec
+from .xlsx import write_xlsx
+
+__all__ = [
+    "billion_laughs_xlsx",
+    "far_cell_xlsx",
+    "formula_without_value_xlsx",
+    "lying_dimension_bomb_xlsx",
+    "mutants",
+    "replace_member",
+    "xxe_xlsx",
+    "zip_slip_xlsx",
+]
+
+_SHEET_HEAD = (
+    b'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n'
+    b'<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" '
+    b'xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+)
+
+
+def _base() -> bytes:
+    return write_xlsx([SheetSpec("Sheet1", rows=[["text", 1]])])
+
+
+def replace_member(
+    xlsx: bytes,
+    name: str,
+    data: bytes | Callable[[zipfile.ZipFile], Iterator[bytes]],
+    *,
+    extra: dict[str, bytes] | None = None,
+) -> bytes:
+    """A copy of the zip with member `name` replaced (bytes, or chunks streamed by a writer)."""
+    source = zipfile.ZipFile(io.BytesIO(xlsx))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for info in source.infolist():
+            if info.filename != name:
+                archive.writestr(info.filename, source.read(info))
+                continue
+            if isinstance(data, bytes):
+                archive.writestr(name, data)
+            else:
+                with archive.open(name, "w", force_zip64=True) as part:
+                    for chunk in data(source):
+                        part.write(chunk)
+        for extra_name, extra_data in (extra or {}).items():
+            archive.writestr(extra_name, extra_data)
+    return out.getvalue()
+
+
+def billion_laughs_xlsx() -> bytes:
+    """sharedStrings.xml with nested entity expansion (a few KB that expand to gigabytes)."""
+    entities = "".join(
+        f'<!ENTITY lol{i} "{("&lol" + str(i - 1) + ";") * 10}">' for i in range(1, 10)
+    )
+    part = (
+        '<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY lol0 "lol">' + entities + "]>"
+        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" '
+        'uniqueCount="1"><si><t>&lol9;</t></si></sst>'
+    ).encode()
+    return replace_member(_base(), "xl/sharedStrings.xml", part)
+
+
+def xxe_xlsx(target: str = "file:///etc/passwd") -> bytes:
+    """sharedStrings.xml with an external entity (XXE) reading a local file."""
+    part = (
+        f'<?xml version="1.0"?><!DOCTYPE sst [<!ENTITY xxe SYSTEM "{target}">]>'
+        '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" '
+        'uniqueCount="1"><si><t>&xxe;</t></si></sst>'
+    ).encode()
+    return replace_member(_base(), "xl/sharedStrings.xml", part)
+
+
+def far_cell_xlsx(ref: str = "XFD1048576", *, with_a1: bool = True) -> bytes:
+    """A sheet whose used range reaches `ref` (a sparse cell calamine would allocate to)."""
+    cells = b'<row r="1"><c r="A1"><v>1</v></c></row>' if with_a1 else b""
+    row = "".join(ch for ch in ref if ch.isdigit()).encode()
+    sheet = (
+        _SHEET_HEAD
+        + b'<dimension ref="A1:'
+        + ref.encode()
+        + b'"/><sheetData>'
+        + cells
+        + b'<row r="'
+        + row
+        + b'"><c r="'
+        + ref.encode()
+        + b'"><v>2</v></c></row>'
+        + b"</sheetData></worksheet>"
+    )
+    return replace_member(_base(), "xl/worksheets/sheet1.xml", sheet)
+
+
+def lying_dimension_bomb_xlsx(rows: int = 1_500_000) -> bytes:
+    """Millions of identical rows deflated to kilobytes, under a dimension claiming A1:A1."""
+
+    def chunks(source: zipfile.ZipFile) -> Iterator[bytes]:
+        yield _SHEET_HEAD + b'<dimension ref="A1:A1"/><sheetData>'
+        del source  # the sheet is generated, not copied
+        block = b"<row><c><v>1</v></c></row>" * 10_000
+        for _ in range(rows // 10_000):
+            yield block
+        yield b"<row><c><v>1</v></c></row>" * (rows % 10_000)
+        yield b"</sheetData></worksheet>"
+
+    return replace_member(_base(), "xl/worksheets/sheet1.xml", chunks)
+
+
+def zip_slip_xlsx() -> bytes:
+    """A valid workbook that also carries a `../` member (path traversal on extraction)."""
+    return replace_member(
+        _base(),
+        "docProps/app.xml",
+        _base_member("docProps/app.xml"),
+        extra={"../../evil.txt": b"owned"},
+    )
+
+
+def formula_without_value_xlsx() -> bytes:
+    """A1 holds 2, B1 a formula with no cached value (as written by non-Excel tools)."""
+    sheet = (
+        _SHEET_HEAD + b'<dimension ref="A1:B1"/><sheetData><row r="1">'
+        b'<c r="A1"><v>2</v></c><c r="B1"><f>A1*2</f></c></row></sheetData></worksheet>'
+    )
+    return replace_member(_base(), "xl/worksheets/sheet1.xml", sheet)
+
+
+def _base_member(name: str) -> bytes:
+    return zipfile.ZipFile(io.BytesIO(_base())).read(name)
+
+
+def mutants(data: bytes, count: int, *, seed: int = 0) -> Iterator[bytes]:
+    """Damaged copies: alternately truncated at a random point and with random bytes flipped."""
+    rng = random.Random(seed)
+    for index in range(count):
+        if index % 2 == 0:
+            yield data[: rng.randrange(1, len(data))]
+        else:
+            mutant = bytearray(data)
+            for _ in range(rng.randint(1, 16)):
+                mutant[rng.randrange(len(mutant))] ^= rng.randrange(1, 256)
+            yield bytes(mutant)

@@ -1,0 +1,117 @@
+"""Money parsing: floats, ints and Russian-formatted texts to kopecks, and back to strings."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from services.tabular_parser.excel import format_amount, looks_like_malformed_amount, parse_amount
+
+AMOUNT_TEXT = re.compile(r"^-?\d+(\.\d{1,2})?$")
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("456\u00a0386\u00a0485,50", "456386485.50"),
+        ("456\u202f386\u202f485,50", "456386485.50"),
+        ("456 386 485,50", "456386485.50"),
+        ("-1 234,00", "-1234.00"),
+        ("\u22121 234,00", "-1234.00"),
+        ("(1 234)", "-1234.00"),
+        ("(1 234,5)", "-1234.50"),
+        ("1 234.5", "1234.50"),
+        ("1,234,567.89", "1234567.89"),
+        ("1.234.567,89", "1234567.89"),
+        ("+17", "17.00"),
+        ("0,005", "0.01"),
+        (0.1 + 0.2, "0.30"),
+        (2.675, "2.68"),
+        (-2.675, "-2.68"),
+        (1234.5, "1234.50"),
+        (123456789012.34, "123456789012.34"),
+        (42, "42.00"),
+        (Decimal("1.005"), "1.01"),
+    ],
+)
+def test_amounts_parse_to_kopecks_half_up(value: object, expected: str) -> None:
+    """Each spelling of an amount gives the same Decimal, rounded half-up to kopecks."""
+    assert parse_amount(value) == Decimal(expected)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["", " ", "-", "—", "–", "(-)", "(—)", None, True, "Итого", "abc", float("nan"), float("inf")],
+)
+def test_blanks_dashes_and_non_money_are_none(value: object) -> None:
+    """No amount: None, never an exception."""
+    assert parse_amount(value) is None
+
+
+@pytest.mark.parametrize("text", ["1,2,3", "(29 390)5", "12-34", "1..2", "(1 234", "1,23,4.5"])
+def test_malformed_number_like_text_is_told_apart(text: str) -> None:
+    """Digits and money punctuation that do not parse are flagged as malformed."""
+    assert parse_amount(text) is None
+    assert looks_like_malformed_amount(text)
+
+
+@pytest.mark.parametrize("text", ["Итого", "", "-", "1 234,50", "Выручка"])
+def test_ordinary_text_and_good_numbers_are_not_malformed(text: str) -> None:
+    """Words, blanks and valid amounts are not 'malformed numbers'."""
+    assert not looks_like_malformed_amount(text)
+
+
+@pytest.mark.parametrize(
+    ("amount", "text"),
+    [
+        ("1234", "1234"),
+        ("1234.5", "1234.50"),
+        ("-0.001", "0"),
+        ("-1234.567", "-1234.57"),
+        ("1E+3", "1000"),
+        ("0.10", "0.10"),
+    ],
+)
+def test_format_is_minimal_for_integers_and_two_decimals_otherwise(amount: str, text: str) -> None:
+    """Integral → "1234"; otherwise exactly two decimals; never an exponent or "-0"."""
+    assert format_amount(Decimal(amount)) == text
+
+
+kopecks = st.integers(min_value=-(10**15), max_value=10**15).map(lambda k: Decimal(k) / 100)
+
+
+@given(kopecks)
+def test_format_then_parse_round_trips(amount: Decimal) -> None:
+    """parse(format(x)) == x and the text always matches the contract's money pattern."""
+    text = format_amount(amount)
+    assert AMOUNT_TEXT.match(text)
+    assert parse_amount(text) == amount
+
+
+@given(kopecks, st.sampled_from([" ", "\u00a0", "\u202f"]), st.booleans())
+def test_russian_spelling_round_trips(amount: Decimal, space: str, parens: bool) -> None:
+    """Any amount written the 1C way (grouped thousands, comma decimal) parses back to itself."""
+    whole, _, fraction = f"{abs(amount):.2f}".partition(".")
+    grouped = f"{int(whole):,}".replace(",", space)
+    body = f"{grouped},{fraction}"
+    text = (f"({body})" if parens else f"-{body}") if amount < 0 else body
+    assert parse_amount(text) == amount
+
+
+@given(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False))
+def test_floats_round_like_their_shortest_decimal(value: float) -> None:
+    """A float rounds as the decimal it prints as (no binary noise), then formats cleanly."""
+    expected = Decimal(repr(value)).quantize(Decimal("0.01"), rounding="ROUND_HALF_UP")
+    parsed = parse_amount(value)
+    assert parsed == expected
+    assert parsed is not None and AMOUNT_TEXT.match(format_amount(parsed))
+
+
+@pytest.mark.parametrize("value", [1e26, 1e300, -1e30, 10**25, "99 999 999 999 999 999 999,00"])
+def test_amounts_beyond_any_statement_are_not_money_and_do_not_raise(value: object) -> None:
+    """A float like 1e26 would overflow the decimal context when quantized to kopecks."""
+    assert parse_amount(value) is None
