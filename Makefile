@@ -31,8 +31,9 @@ lint: install
 typecheck: install
 	$(VENV)/bin/mypy services
 
-contracts: install  ## validate schemas, examples and negative cases
+contracts: install  ## validate schemas, examples, negative cases and the services' contract copies
 	$(PY) scripts/validate_contracts.py
+	$(PY) scripts/check_contract_copies.py
 
 models: install  ## regenerate services/contract/models from contracts/
 	$(PY) scripts/generate_models.py
