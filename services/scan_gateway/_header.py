@@ -1,0 +1,159 @@
+"""The form's header from OCR text lines: organisation, ИНН, date, units and the «Коды».
+
+Each field is found by its printed label in a line of words; its text is what the words under
+the match print, its confidence the lowest of those words'. Codes and ИНН are digits: OCR
+look-alike letters are read as digits, and such a repair, a low confidence, a wrong length or
+a failed ИНН checksum puts the field in `needs_review_fields`. A line about the auditor never
+gives the organisation's fields.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from services.scan_gateway._period import date_in_text, fold
+from services.scan_gateway.resultset import TextLine
+
+__all__ = ["HEADER_FIELDS", "REVIEW_BELOW", "HeaderField", "read_header"]
+
+HEADER_FIELDS: tuple[str, ...] = (
+    "organization_name",
+    "inn",
+    "report_date",
+    "units",
+    "okud",
+    "okpo",
+    "okopf",
+    "okfs",
+    "okei",
+    "address",
+)
+REVIEW_BELOW = 80.0
+"""A confidence under this puts a field, a value or a name up for review."""
+
+_DIGIT_LOOKALIKES = str.maketrans(
+    {
+        "l": "1",
+        "I": "1",
+        "|": "1",
+        "O": "0",
+        "o": "0",
+        "О": "0",
+        "о": "0",
+        "З": "3",
+        "з": "3",
+        "S": "5",
+        "В": "8",
+        "B": "8",
+        "б": "6",
+    }
+)
+_LENGTHS = {"okud": (7,), "okpo": (8, 10), "okopf": (5,), "okfs": (2,), "okei": (3,)}
+_UNITS = (("млн", "млн. руб."), ("миллион", "млн. руб."), ("тыс", "тыс. руб."), ("руб", "руб."))
+
+_TOKEN = r"(\S+)"
+_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("okud", re.compile(r"окуд\s*:?\s*" + _TOKEN)),
+    ("okpo", re.compile(r"окпо\s*:?\s*" + _TOKEN)),
+    ("okopf", re.compile(r"окопф\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
+    ("okfs", re.compile(r"окопф\s*/\s*окфс\s*:?\s*\S+\s*/?\s*" + _TOKEN)),
+    ("okei", re.compile(r"океи\s*:?\s*" + _TOKEN)),
+    ("inn", re.compile(r"(?<![а-я])инн\s*:?\s*" + _TOKEN)),
+    (
+        "report_date",
+        re.compile(r"дата\s*(?:\(число,?\s*месяц,?\s*год\))?\s*:?\s*(\d\S*(?:\s+\d\S*){0,2})"),
+    ),
+    ("organization_name", re.compile(r"^организация\s*:?\s*(.+?)(?:\s+по\s+окпо\b.*)?$")),
+    ("units", re.compile(r"^единица измерения\s*:?\s*(.+?)(?:\s+по\s+океи\b.*)?$")),
+    ("address", re.compile(r"^местонахождение\s*(?:\(адрес\))?\s*:?\s*(.+)$")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderField:
+    value: str | None
+    text: str | None
+    confidence: float | None
+    review: bool
+
+
+def _span(line: TextLine, start: int, end: int) -> tuple[str, float]:
+    """The printed text and lowest confidence of the words covering chars [start, end)."""
+    pos = 0
+    words: list[str] = []
+    confidence = 100.0
+    for word in line.words:
+        w_start, w_end = pos, pos + len(word.text)
+        if w_end > start and w_start < end:
+            words.append(word.text)
+            confidence = min(confidence, word.confidence)
+        pos = w_end + 1
+    return " ".join(words), confidence
+
+
+def _inn_ok(inn: str) -> bool:
+    d = [int(c) for c in inn]
+
+    def control(weights: tuple[int, ...]) -> int:
+        return sum(w * x for w, x in zip(weights, d, strict=False)) % 11 % 10
+
+    if len(d) == 10:
+        return control((2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[9]
+    if len(d) == 12:
+        return (
+            control((7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[10]
+            and control((3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[11]
+        )
+    return False
+
+
+def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
+    repaired = text.translate(_DIGIT_LOOKALIKES)
+    digits = re.sub(r"\D", "", repaired)
+    review = confidence < REVIEW_BELOW or repaired != text or not digits
+    if name == "inn":
+        if len(digits) not in (10, 12):
+            return HeaderField(None, text, confidence, True)
+        return HeaderField(digits, text, confidence, review or not _inn_ok(digits))
+    lengths = _LENGTHS.get(name)
+    if lengths is not None and len(digits) not in lengths:
+        review = True
+    return HeaderField(digits or None, text, confidence, review)
+
+
+def _field(name: str, text: str, confidence: float) -> HeaderField:
+    if name in ("inn", *_LENGTHS):
+        return _digits_field(name, text, confidence)
+    low = confidence < REVIEW_BELOW
+    if name == "report_date":
+        found = date_in_text(text)
+        value = found.isoformat() if found is not None else None
+        return HeaderField(value, text, confidence, low or value is None)
+    if name == "units":
+        s = fold(text)
+        units = next((u for stem, u in _UNITS if stem in s), None)
+        return HeaderField(units, text, confidence, low or units is None)
+    cleaned = text.strip(" :")
+    return HeaderField(cleaned or None, text, confidence, low or not cleaned)
+
+
+def read_header(lines: Iterable[TextLine]) -> dict[str, HeaderField]:
+    """Every header field found in `lines` (the first finding of a field wins)."""
+    found: dict[str, HeaderField] = {}
+    for line in lines:
+        # Lower-casing keeps offsets (checked), so a match maps back to the printed words.
+        folded = line.text.lower().replace("ё", "е")
+        if "аудитор" in folded or len(folded) != len(line.text):
+            continue
+        for name, pattern in _PATTERNS:
+            if name in found:
+                continue
+            m = pattern.search(folded)
+            if m is None:
+                continue
+            raw, confidence = _span(line, m.start(1), m.end(1))
+            if raw:
+                found[name] = _field(name, raw, confidence)
+    return found

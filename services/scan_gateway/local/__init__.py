@@ -1,0 +1,9 @@
+"""The built-in local recogniser: text-layer PDFs directly, raster pages and images through
+Tesseract; it produces the scanning system's item format, so one mapper serves both."""
+
+from __future__ import annotations
+
+from services.scan_gateway.local._engine import OCR_LANGUAGES, recognise_to_items
+from services.scan_gateway.local._layout import PlacedWord, layout_page
+
+__all__ = ["OCR_LANGUAGES", "PlacedWord", "layout_page", "recognise_to_items"]

@@ -1,0 +1,175 @@
+"""The scan-gateway recogniser: a result-set source, the raw archive, then the mapper.
+
+A source is either the scanning system over HTTP (`HttpSource`) or the built-in local
+recogniser (`LocalSource`, text-layer PDFs directly, raster pages and images through
+Tesseract, in a worker process). Whatever the source, the exchange is bounded by the job's
+reply_deadline: running past it ends the job in TIMEOUT; a deadline already passed before the
+file is sent is the protocol's pre-check `deadline_not_passed` (TIMEOUT too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
+from services.runtime.sandbox import (
+    SandboxCrashed,
+    SandboxError,
+    SandboxMemoryError,
+    SandboxTimeout,
+)
+from services.scan_gateway.client import ScanClient
+from services.scan_gateway.errors import (
+    ItemInvalid,
+    OcrUnavailable,
+    ScanDeadlineExceeded,
+    ScanSystemError,
+)
+from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
+from services.scan_gateway.raw import RawArchive
+from services.scan_gateway.resultset import Item, RawResultSet, parse_item
+
+__all__ = [
+    "HttpSource",
+    "LocalSource",
+    "ResultSetSource",
+    "SandboxRunner",
+    "ScanGatewayRecognizer",
+    "deadline_not_passed",
+    "seconds_left",
+]
+
+log = logging.getLogger("services.scan_gateway")
+
+
+def seconds_left(job: Job, now: dt.datetime | None = None) -> float:
+    """Seconds until the job's reply_deadline (negative when it has passed)."""
+    now = now or dt.datetime.now(dt.UTC)
+    return (job.reply_deadline - now).total_seconds()
+
+
+async def deadline_not_passed(job: Job) -> None:
+    """Pre-check: the reply_deadline must not have passed before the file is sent (TIMEOUT)."""
+    if seconds_left(job) <= 0:
+        raise RecognitionFailed(
+            ErrorCode.TIMEOUT,
+            f"reply_deadline {job.reply_deadline.isoformat()} passed before the file was sent "
+            "for recognition",
+        )
+
+
+class ResultSetSource(Protocol):
+    """Where result sets come from; `deadline` is a `time.monotonic()` instant."""
+
+    async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet: ...
+
+
+class HttpSource:
+    """The deployed scanning system through `ScanClient`."""
+
+    def __init__(self, client: ScanClient) -> None:
+        self._client = client
+
+    async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet:
+        return await self._client.fetch(data, job, deadline=deadline)
+
+
+class SandboxRunner(Protocol):
+    """The part of `services.runtime.sandbox.Sandbox` used here."""
+
+    async def run(self, fn: Callable[..., object], /, *args: object) -> object: ...
+
+
+class LocalSource:
+    """The local recogniser, run in a worker process (OCR must not block the event loop)."""
+
+    def __init__(self, sandbox: SandboxRunner, *, tesseract_cmd: str = "tesseract", dpi: int = 300):
+        self._sandbox = sandbox
+        self._tesseract_cmd = tesseract_cmd
+        self._dpi = dpi
+
+    async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet:
+        from services.scan_gateway.local import recognise_to_items
+
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise ScanDeadlineExceeded("the reply deadline passed before recognition started")
+        try:
+            async with asyncio.timeout(remaining):
+                items = await self._sandbox.run(
+                    recognise_to_items, data, job.file_type, self._tesseract_cmd, self._dpi
+                )
+        except TimeoutError:
+            msg = f"local recognition did not finish within the reply deadline ({remaining:.1f} s)"
+            raise ScanDeadlineExceeded(msg) from None
+        if not isinstance(items, dict):
+            msg = f"the local recogniser returned {type(items).__name__}"
+            raise TypeError(msg)
+        return RawResultSet(items=items, source="local")
+
+
+class ScanGatewayRecognizer:
+    """`Recognizer` of scan-gateway: fetch (bounded by the deadline), archive, map."""
+
+    def __init__(
+        self,
+        source: ResultSetSource,
+        *,
+        archive: RawArchive | None = None,
+        max_seconds: float = 600.0,
+    ) -> None:
+        self._source = source
+        self._archive = archive
+        self._max_seconds = max_seconds
+
+    async def recognize(self, data: bytes, job: Job) -> Recognition:
+        budget = min(seconds_left(job), self._max_seconds)
+        if budget <= 0:
+            raise RecognitionFailed(
+                ErrorCode.TIMEOUT, "reply_deadline passed before the file was sent for recognition"
+            )
+        deadline = time.monotonic() + budget
+        raw = await self._fetch(data, job, deadline)
+        raw_key = await self._archive.store(job, raw) if self._archive is not None else None
+        items: list[Item] = []
+        warnings: list[FileWarning] = []
+        for name in sorted(raw.items):
+            try:
+                items.append(parse_item(name, raw.items[name]))
+            except ItemInvalid as exc:
+                log.warning("job %s: %s", job.job_id, exc)
+                warnings.append(warning_json_failed(name, exc.reason))
+        for name in raw.missing:
+            warnings.append(warning_json_failed(name, "элемент отсутствует в результате"))
+        return map_items(items, warnings, raw_key)
+
+    async def _fetch(self, data: bytes, job: Job, deadline: float) -> RawResultSet:
+        try:
+            return await self._source.fetch(data, job, deadline=deadline)
+        except ScanDeadlineExceeded as exc:
+            raise RecognitionFailed(ErrorCode.TIMEOUT, exc.message) from None
+        except ScanSystemError as exc:
+            raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, exc.message) from None
+        except OcrUnavailable as exc:
+            raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, exc.what) from None
+        except SandboxTimeout:
+            raise RecognitionFailed(
+                ErrorCode.TIMEOUT, "local recognition ran over its time limit"
+            ) from None
+        except SandboxMemoryError:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "recognising the file needed more memory than allowed"
+            ) from None
+        except SandboxCrashed:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "the worker process recognising the file died"
+            ) from None
+        except SandboxError:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "the file could not be read by the worker process"
+            ) from None

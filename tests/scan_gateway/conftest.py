@@ -1,0 +1,18 @@
+"""Fixtures of the scan-gateway tests: the fake scanning system on loopback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from services.scan_gateway.fake import FakeScanServer, FakeScanSystem
+
+TOKEN = "scan-token-s3cr3t-value"
+
+
+@pytest.fixture
+def fake_scan() -> Iterator[FakeScanServer]:
+    """A fresh fake scanning system (bearer token required) on a free loopback port."""
+    with FakeScanServer(FakeScanSystem(token=TOKEN)) as server:
+        yield server

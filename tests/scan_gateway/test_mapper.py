@@ -1,0 +1,165 @@
+"""Result-set tables → statementDocuments: the contract example, OCR review semantics, file
+warnings, headers and periods."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from services.contract import Kind
+from services.scan_gateway.mapper import map_items
+from services.scan_gateway.resultset import Item, parse_item
+
+from ._resultsets import (
+    BALANCE_COLUMN_HEADERS,
+    BALANCE_HEADER_LINES,
+    encode,
+    item,
+    minimal_balance_item,
+    plain_line,
+    table,
+)
+from ._support import contract_errors, example
+
+
+def parsed(*docs: dict[str, Any]) -> list[Item]:
+    return [parse_item(f"page-{d['page']}.json", encode(d)) for d in docs]
+
+
+def result_file(recognition: Any) -> dict[str, Any]:
+    """The result file the protocol would write around a recognition."""
+    body = copy.deepcopy(example("result-statement-minimal.json"))
+    body.update(
+        status=recognition.status,
+        documents=recognition.documents,
+        group_schema=recognition.group_schema,
+    )
+    body["metrics"]["warnings"] = recognition.warnings
+    body["service"]["statements_version"] = recognition.statements_version
+    return body
+
+
+def test_mapper_produces_the_contract_minimal_example() -> None:
+    """The page the tests build maps to contracts/examples/result-statement-minimal.json:
+    same documents, no file warnings, group rsbu, status needs_check."""
+    recognition = map_items(parsed(minimal_balance_item()))
+    expected = example("result-statement-minimal.json")
+    assert recognition.documents == expected["documents"]
+    assert recognition.warnings == expected["metrics"]["warnings"]
+    assert recognition.group_schema == expected["group_schema"] == "rsbu"
+    assert recognition.status == expected["status"]
+    assert recognition.statements_version is not None
+    assert contract_errors(Kind.RESULT, result_file(recognition)) == []
+
+
+def _balance_with(value: tuple[str, float], *, break_relation: bool) -> dict[str, Any]:
+    page = minimal_balance_item()
+    rows = page["tables"][0]["rows"]
+    rows[4]["cells"][2] = {"column": 2, "text": value[0], "confidence": value[1]}
+    if break_relation:  # 1600 no longer equals the sum, so nothing covers 1230
+        rows[5]["cells"][2]["text"] = "9 999"
+    return page
+
+
+def test_dirty_value_covered_by_a_holding_relation_needs_no_review() -> None:
+    """«1 2З0» read as 1230 with 1600 = Σ holding: is_recognized false, needs_review false."""
+    doc = map_items(parsed(_balance_with(("1 2З0", 61), break_relation=False))).documents[0]
+    value = doc["lines"][4]["values"][0]
+    assert (value["amount"], value["is_recognized"], value["needs_review"]) == (
+        "1230",
+        False,
+        False,
+    )
+    assert value["text"] == "1 2З0"
+
+
+def test_dirty_value_not_covered_needs_review_and_a_warning() -> None:
+    """When the relation fails the dirty value is up for review, with a VALUE_NEEDS_REVIEW
+    warning and a RELATION_FAILED error; the line needs review too."""
+    doc = map_items(parsed(_balance_with(("1 2З0", 61), break_relation=True))).documents[0]
+    line = doc["lines"][4]
+    assert line["values"][0]["needs_review"] and line["needs_review"]
+    codes = {w["code"] for w in doc["warnings"]}
+    assert {"VALUE_NEEDS_REVIEW", "RELATION_FAILED"} <= codes
+    assert doc["checks"]["relations_failed"] and doc["status"] == "needs_check"
+
+
+def test_unreadable_code_keeps_its_raw_text() -> None:
+    """A code that is not clean digits: line_status unreadable, line_code null, raw text kept,
+    LINE_CODE_UNREADABLE naming the line."""
+    doc = map_items(parsed(minimal_balance_item())).documents[0]
+    line = next(x for x in doc["lines"] if x["line_status"] == "unreadable")
+    assert (line["line_code"], line["line_code_text"], line["needs_review"]) == (None, "I5IO", True)
+    assert doc["warnings"][0]["code"] == "LINE_CODE_UNREADABLE"
+    assert doc["warnings"][0]["line_refs"] == [line["ref"]]
+
+
+def test_table_no_form_takes_is_table_unmapped() -> None:
+    """A table without codes, names of lines or a form title: TABLE_UNMAPPED {page, table}."""
+    other = table(2, 1, [("Дата", 99), ("Сумма", 99)], [[("01.01.2024", 99), ("5", 99)]])
+    page = minimal_balance_item()
+    recognition = map_items(parsed(page, item(2, [plain_line("Приложение")], [other])))
+    assert len(recognition.documents) == 1
+    assert recognition.warnings == [
+        {
+            "code": "TABLE_UNMAPPED",
+            "severity": "warning",
+            "message": recognition.warnings[0]["message"],
+            "locator": {"page": 2, "table": 1},
+        }
+    ]
+    assert recognition.status == "needs_check"  # the document is
+
+
+def test_balance_over_two_pages_is_one_document_with_two_locators() -> None:
+    """Assets on page 1, liabilities on page 2 (no new title): one BALANCE, both locators,
+    relations across the pages hold."""
+    page1 = minimal_balance_item()
+    rows = page1["tables"][0]["rows"]
+    page1["tables"][0]["rows"] = rows[:6]
+    page2 = item(2, [], [table(2, 0, BALANCE_COLUMN_HEADERS, [])])
+    page2["tables"][0]["rows"] = [dict(r, index=i + 1) for i, r in enumerate(rows[6:])]
+    docs = map_items(parsed(page1, page2)).documents
+    assert len(docs) == 1
+    assert docs[0]["locator"] == [{"page": 1, "table": 0}, {"page": 2, "table": 0}]
+    assert docs[0]["checks"]["relations_failed"] == []
+    assert {line["ref"].split(":")[0] for line in docs[0]["lines"]} == {"p1", "p2"}
+
+
+def test_income_statement_by_codes_with_a_detail_line_and_relative_columns() -> None:
+    """2xxx codes make an INCOME; a line without a code under 2110 is a detail line of 2110;
+    relative column labels resolve against the report date."""
+    rows: list[list[tuple[str, float] | None]] = [
+        [("Выручка", 99), ("2110", 99), ("1 000", 99), ("900", 99)],
+        [("в том числе от продажи товаров", 99), None, ("600", 99), ("500", 99)],
+        [("Себестоимость продаж", 99), ("2120", 99), ("(700)", 99), ("(600)", 99)],
+        [("Валовая прибыль (убыток)", 99), ("2100", 99), ("300", 99), ("300", 99)],
+    ]
+    headers = [
+        ("Наименование показателя", 99),
+        ("Код", 99),
+        ("За отчетный период", 99),
+        ("За аналогичный период предыдущего года", 99),
+    ]
+    lines = list(BALANCE_HEADER_LINES[1:])
+    doc = map_items(parsed(item(1, lines, [table(1, 0, headers, rows)]))).documents[0]
+    assert doc["document_type"] == "INCOME"
+    detail = doc["lines"][1]
+    assert detail["line_status"] == "detail" and detail["parent_ref"] == doc["lines"][0]["ref"]
+    assert [(c["period_kind"], c["period_date"]) for c in doc["columns"]] == [
+        ("relative:current", "2024-12-31"),
+        ("relative:prev_period", "2023-12-31"),
+    ]
+    assert doc["checks"]["relations_failed"] == []
+
+
+def test_header_field_read_with_low_confidence_needs_review() -> None:
+    """ОКПО printed «7654З210» at confidence 58: value 76543210, listed for review."""
+    header = map_items(parsed(minimal_balance_item())).documents[0]["header"]
+    assert (header["okpo"], header["okpo_text"], header["okpo_confidence"]) == (
+        "76543210",
+        "7654З210",
+        58,
+    )
+    assert header["needs_review_fields"] == ["okpo"]
+    assert header["units"] == "тыс. руб." and header["report_date"] == "2024-12-31"
