@@ -1,0 +1,261 @@
+"""The arm-core application: FastAPI (REST, /healthcheck, OpenAPI) sharing one NATS broker.
+
+`uvicorn services.arm_core.app:create_app --factory --host 127.0.0.1 --port 8000`
+
+Started with the app and stopped with it: the migrations (at start for the embedded SQLite
+default), the S3 client, the outbox relay and the deadline sweeper. The result subject is
+consumed in queue group `arm-core`, so core replicas share the answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from fastapi import FastAPI
+from faststream.nats import NatsBroker, NatsMessage
+from faststream.specification import AsyncAPI
+from faststream_fastapi import FastStreamAPI
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from services.arm_core._periodic import PeriodicTask
+from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
+from services.arm_core.db.migrate import migrate
+from services.arm_core.exceptions import PublishFailed
+from services.arm_core.intake import FinalResultHandler, Intake, record_final_status
+from services.arm_core.problems import install_problem_handlers
+from services.arm_core.relay import OutboxRelay
+from services.arm_core.routes import ApiDeps, build_api_router
+from services.arm_core.settings import CoreSettings
+from services.arm_core.sweeper import DeadlineSweeper
+from services.arm_core.uploads import UploadService
+from services.contract.models.request_v1 import RecognitionRequest
+from services.runtime.health import HEALTHCHECK_PATH, health_payload, log_subjects, nats_state
+from services.runtime.messaging import (
+    MSG_ID_HEADER,
+    RETRYABLE_PUBLISH_ERRORS,
+    MessagingError,
+    build_broker,
+)
+from services.runtime.settings import load_settings
+from services.runtime.storage import S3Storage, StorageError
+
+__all__ = ["QUEUE_GROUP", "SERVICE_NAME", "CoreApp", "CoreRuntime", "create_app"]
+
+SERVICE_NAME = "arm-core"
+QUEUE_GROUP = "arm-core"
+
+log = logging.getLogger("services.arm_core")
+
+_PUBLISH_ERRORS: tuple[type[BaseException], ...] = (MessagingError, *RETRYABLE_PUBLISH_ERRORS)
+
+
+def _service_version() -> str:
+    try:
+        return version("arm-ka-recognition")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+@dataclass(slots=True)
+class CoreRuntime:
+    """The parts of a running core, for the lifespan and for tests."""
+
+    settings: CoreSettings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    broker: NatsBroker
+    storage: S3Storage
+    uploads: UploadService
+    intake: Intake
+    relay: OutboxRelay
+    sweeper: DeadlineSweeper
+    relay_task: PeriodicTask
+    sweeper_task: PeriodicTask
+    connect_task: asyncio.Task[None] | None = None
+
+
+class CoreApp(FastStreamAPI):
+    """The ASGI app uvicorn runs; `.api` is the FastAPI app, `.core` its running parts."""
+
+    def __init__(self, *brokers: NatsBroker, application: FastAPI, core: CoreRuntime, **kw: Any):
+        super().__init__(*brokers, application=application, **kw)
+        self.api = application
+        self.core = core
+
+
+async def _raw_body(message: NatsMessage) -> Any:
+    # The intake validates bytes itself; FastStream must not json-decode (and drop) them.
+    return message.body
+
+
+def _request_publisher(broker: NatsBroker, settings: CoreSettings) -> Any:
+    async def publish(body: dict[str, Any], subject: str, msg_id: str) -> None:
+        # `running` comes after the result subscription exists: an ack to a request sent
+        # earlier would be lost (core NATS keeps nothing for absent subscribers).
+        if not broker.running or nats_state(broker) != "connected":
+            raise PublishFailed(body.get("job_id"), subject)
+        try:
+            await broker.publish(body, subject, headers={MSG_ID_HEADER: msg_id})
+            # The retry middleware gives up silently; a flush proves the message left.
+            await broker.connection.flush(timeout=settings.publish_confirm_timeout_seconds)  # type: ignore[arg-type]
+        except _PUBLISH_ERRORS as exc:
+            raise PublishFailed(body.get("job_id"), subject) from exc
+
+    return publish
+
+
+def create_app(
+    settings: CoreSettings | None = None,
+    *,
+    on_final: FinalResultHandler = record_final_status,
+    run_background: bool = True,
+) -> CoreApp:
+    """Build the core from settings (the environment by default).
+
+    `on_final` closes a job with a done / needs_check result (the result-file mapping plugs in
+    here). `run_background=False` leaves the relay and the sweeper stopped (tests drive them).
+    """
+    settings = settings or load_settings(CoreSettings)
+    engine = create_engine(settings.db.url)
+    sessions = create_session_factory(engine)
+    broker = build_broker(settings, client_name=SERVICE_NAME, logger=log)
+    storage = S3Storage(settings.s3)
+
+    relay = OutboxRelay(sessions, settings, _request_publisher(broker, settings))
+    sweeper = DeadlineSweeper(sessions)
+    relay_task = PeriodicTask(
+        "arm-core-relay", relay.run_pass, settings.relay_poll_interval_seconds, logger=log
+    )
+    sweeper_task = PeriodicTask(
+        "arm-core-sweeper", sweeper.run_pass, settings.relay_poll_interval_seconds, logger=log
+    )
+    uploads = UploadService(
+        sessions,
+        storage,
+        bucket=settings.s3.s3_bucket,
+        max_bytes=settings.upload_max_bytes,
+        on_queued=relay_task.wake,
+    )
+    intake = Intake(sessions, on_final=on_final)
+    core = CoreRuntime(
+        settings=settings,
+        engine=engine,
+        sessions=sessions,
+        broker=broker,
+        storage=storage,
+        uploads=uploads,
+        intake=intake,
+        relay=relay,
+        sweeper=sweeper,
+        relay_task=relay_task,
+        sweeper_task=sweeper_task,
+    )
+
+    @broker.subscriber(
+        settings.nats.nats_result_subject,
+        queue=QUEUE_GROUP,
+        decoder=_raw_body,
+        max_workers=4,
+        title="recognition-result",
+        description="Acks (processing) and results of the recognition services",
+    )
+    async def on_result() -> None:
+        message = broker.context.get_local("message")
+        await intake.handle(message.body, message.headers)
+
+    # Declared for the AsyncAPI document; the relay publishes through the broker itself.
+    for pipeline in ("tabular", "image"):
+        broker.publisher(
+            settings.request_subject(pipeline),
+            title=f"{pipeline}-request",
+            description=f"Recognition requests of the {pipeline} pipeline (Nats-Msg-Id <job_id>:<attempt>)",
+            schema=RecognitionRequest,
+        )
+
+    api = FastAPI(
+        title="АРМ КА arm-core",
+        version=_service_version(),
+        description="Uploads, recognition jobs and their results.",
+        lifespan=_lifespan(core, run_background=run_background),
+    )
+    api.state.api_deps = ApiDeps(sessions, uploads)
+    install_problem_handlers(api)
+    api.include_router(build_api_router())
+
+    subjects = settings.nats.subjects("tabular_request", "image_request", "result")
+
+    @api.get(HEALTHCHECK_PATH, tags=["health"])
+    async def healthcheck() -> dict[str, Any]:
+        """Liveness and the subjects in use; answered whatever the state of NATS."""
+        return health_payload(
+            service=SERVICE_NAME, version=_service_version(), subjects=subjects, broker=broker
+        )
+
+    return CoreApp(
+        broker,
+        application=api,
+        core=core,
+        connection_hook=_connect_in_background(core),
+        specification=AsyncAPI(
+            title="arm-core", version=_service_version(), schema_version="3.0.0"
+        ),
+    )
+
+
+def _connect_in_background(core: CoreRuntime) -> Callable[[Any], Awaitable[None]]:
+    """Start the broker without waiting for NATS: the API and /healthcheck serve meanwhile,
+    the relay holds its rows until the connection is up, nats-py keeps reconnecting."""
+
+    async def hook(broker: Any) -> None:
+        async def connect() -> None:
+            try:
+                await broker.start()
+            except Exception:
+                log.exception("could not start the NATS broker")
+
+        core.connect_task = asyncio.create_task(connect(), name="arm-core-nats-connect")
+
+    return hook
+
+
+def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        settings = core.settings
+        migrate_now = settings.db_migrate_on_start
+        if migrate_now is None:
+            migrate_now = is_sqlite(settings.db.url)
+        if migrate_now:
+            await migrate(settings.db.url)
+        log_subjects(
+            SERVICE_NAME, settings.nats, ("tabular_request", "image_request", "result"), log
+        )
+        try:
+            async with core.storage:
+                try:
+                    await core.storage.ensure_bucket(settings.s3.s3_bucket)
+                except StorageError as exc:
+                    log.warning("could not check the uploads bucket at start: %s", exc)
+                if run_background:
+                    core.relay_task.start()
+                    core.sweeper_task.start()
+                try:
+                    yield
+                finally:
+                    await core.relay_task.stop()
+                    await core.sweeper_task.stop()
+                    if core.connect_task is not None and not core.connect_task.done():
+                        core.connect_task.cancel()
+                        with contextlib.suppress(asyncio.CancelledError):
+                            await core.connect_task
+        finally:
+            await core.engine.dispose()
+
+    return lifespan

@@ -1,0 +1,29 @@
+"""The core's database: models, engine, migrations and the job state transitions."""
+
+from __future__ import annotations
+
+from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
+from services.arm_core.db.migrate import migrate
+from services.arm_core.db.models import (
+    ACTIVE_STATUSES,
+    FINAL_STATUSES,
+    Base,
+    JobStatus,
+    RecognitionJob,
+    StoredFile,
+    utcnow,
+)
+
+__all__ = [
+    "ACTIVE_STATUSES",
+    "FINAL_STATUSES",
+    "Base",
+    "JobStatus",
+    "RecognitionJob",
+    "StoredFile",
+    "create_engine",
+    "create_session_factory",
+    "is_sqlite",
+    "migrate",
+    "utcnow",
+]

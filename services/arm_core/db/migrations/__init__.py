@@ -1,0 +1,1 @@
+"""Alembic migrations of the core (a package so that installs ship them)."""

@@ -1,0 +1,210 @@
+"""Intake of the result subject: acks, error results and final results.
+
+Each message is checked against the envelope schema of its own MAJOR (1 or 2), then:
+- `processing` (the ack): published → processing, with started_at and the service;
+- `error`: published | processing → error with the service's error code and message;
+- `done` / `needs_check`: handed to the `FinalResultHandler` — for now it only records the
+  status; the result-file mapping plugs in there.
+A result whose Nats-Msg-Id equals the job's result_msg_id is a duplicate and changes nothing; the
+guarded transitions make any late or repeated message a no-op. An envelope that fails its
+schema (an unknown MAJOR included) closes the job in error with `metrics.mapping_error`; it is
+not retried. A message without a usable job_id cannot be tied to anything and is dropped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import uuid
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from typing import Any, Protocol
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from services.arm_core._contract import envelope_problems
+from services.arm_core.db.models import JobStatus, RecognitionJob, utcnow
+from services.arm_core.db.transitions import accept_final, mark_processing
+from services.runtime.messaging import MSG_ID_HEADER
+
+__all__ = [
+    "MAPPING_ERROR",
+    "FinalResultHandler",
+    "Intake",
+    "IntakeOutcome",
+    "record_final_status",
+]
+
+MAPPING_ERROR = "MAPPING_ERROR"
+"""error_code of a job closed because its result did not pass the contract."""
+
+log = logging.getLogger("services.arm_core.intake")
+
+
+class IntakeOutcome(StrEnum):
+    """What the intake did with one message (for logs and tests)."""
+
+    PROCESSING = "processing"
+    FINISHED = "finished"
+    INVALID = "invalid"
+    DUPLICATE = "duplicate"
+    IGNORED = "ignored"
+    UNKNOWN_JOB = "unknown_job"
+    DROPPED = "dropped"
+
+
+class FinalResultHandler(Protocol):
+    """Closes a job with a valid done / needs_check envelope, inside the intake's transaction.
+
+    Returns False when the job was not moved (a guard refused: duplicate or late message).
+    """
+
+    async def __call__(
+        self,
+        session: AsyncSession,
+        job: RecognitionJob,
+        envelope: dict[str, Any],
+        *,
+        result_msg_id: str | None,
+        now: dt.datetime,
+    ) -> bool: ...
+
+
+async def record_final_status(
+    session: AsyncSession,
+    job: RecognitionJob,
+    envelope: dict[str, Any],
+    *,
+    result_msg_id: str | None,
+    now: dt.datetime,
+) -> bool:
+    """The minimal final handler: the envelope's status, service and metrics, no documents."""
+    return await accept_final(
+        session,
+        job.id,
+        status=JobStatus(envelope["status"]),
+        result_msg_id=result_msg_id,
+        now=now,
+        values=_service_values(job, envelope),
+    )
+
+
+def _service_values(job: RecognitionJob, envelope: Mapping[str, Any]) -> dict[str, Any]:
+    service = envelope.get("service") or {}
+    values: dict[str, Any] = {
+        "service_name": job.service_name or service.get("name"),
+        "service_version": job.service_version or service.get("version"),
+    }
+    if isinstance(envelope.get("metrics"), dict):
+        values["metrics"] = envelope["metrics"]
+    return values
+
+
+class Intake:
+    """Applies result-subject messages to jobs."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        *,
+        on_final: FinalResultHandler = record_final_status,
+        clock: Callable[[], dt.datetime] = utcnow,
+    ) -> None:
+        self._sessions = sessions
+        self._on_final = on_final
+        self._clock = clock
+
+    async def handle(self, body: bytes, headers: Mapping[str, str]) -> IntakeOutcome:
+        """Apply one raw message; never raises for bad input (only for database failures)."""
+        try:
+            envelope = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            log.warning("result message dropped: not JSON")
+            return IntakeOutcome.DROPPED
+        if not isinstance(envelope, dict):
+            log.warning("result message dropped: not a JSON object")
+            return IntakeOutcome.DROPPED
+        job_id = _uuid(envelope.get("job_id"))
+        if job_id is None:
+            log.warning("result message dropped: job_id missing or not a uuid")
+            return IntakeOutcome.DROPPED
+        msg_id = headers.get(MSG_ID_HEADER) or None
+        async with self._sessions() as session, session.begin():
+            job = await session.get(RecognitionJob, job_id)
+            if job is None:
+                log.warning("result message for unknown job %s dropped", job_id)
+                return IntakeOutcome.UNKNOWN_JOB
+            if msg_id is not None and job.result_msg_id == msg_id:
+                log.info("job %s: duplicate result %s ignored", job_id, msg_id)
+                return IntakeOutcome.DUPLICATE
+            return await self._apply(session, job, envelope, msg_id)
+
+    async def _apply(
+        self,
+        session: AsyncSession,
+        job: RecognitionJob,
+        envelope: dict[str, Any],
+        msg_id: str | None,
+    ) -> IntakeOutcome:
+        now = self._clock()
+        problems = envelope_problems(envelope)
+        if not problems and _uuid(envelope.get("file_id")) != job.file_id:
+            problems = ["file_id does not match the job's file"]
+        if problems:
+            summary = "; ".join(problems)[:2000]
+            log.warning("job %s: result message fails the contract: %s", job.id, summary)
+            moved = await accept_final(
+                session,
+                job.id,
+                status=JobStatus.ERROR,
+                result_msg_id=msg_id,
+                now=now,
+                values={
+                    "error_code": MAPPING_ERROR,
+                    "error_message": "the result message does not match the contract",
+                    "metrics": {"mapping_error": summary},
+                },
+            )
+            return IntakeOutcome.INVALID if moved else IntakeOutcome.IGNORED
+        status = envelope["status"]
+        if status == JobStatus.PROCESSING:
+            service = envelope["service"]
+            moved = await mark_processing(
+                session,
+                job.id,
+                service_name=str(service["name"]),
+                service_version=str(service["version"]),
+                now=now,
+            )
+            if moved:
+                log.info("job %s: acked by %s", job.id, service["name"])
+            return IntakeOutcome.PROCESSING if moved else IntakeOutcome.IGNORED
+        if status == JobStatus.ERROR:
+            error = envelope["error"]
+            moved = await accept_final(
+                session,
+                job.id,
+                status=JobStatus.ERROR,
+                result_msg_id=msg_id,
+                now=now,
+                values={
+                    **_service_values(job, envelope),
+                    "error_code": str(error["code"]),
+                    "error_message": str(error["message"]),
+                },
+            )
+        else:
+            moved = await self._on_final(session, job, envelope, result_msg_id=msg_id, now=now)
+        if moved:
+            log.info("job %s: closed with %s", job.id, status)
+        return IntakeOutcome.FINISHED if moved else IntakeOutcome.IGNORED
+
+
+def _uuid(value: object) -> uuid.UUID | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        return None

@@ -1,0 +1,60 @@
+"""Errors of the REST API as problem details (RFC 9457, `application/problem+json`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from services.arm_core.exceptions import ApiProblem
+
+__all__ = ["PROBLEM_JSON", "install_problem_handlers", "problem_response"]
+
+PROBLEM_JSON = "application/problem+json"
+
+
+def problem_response(
+    status: int, title: str, detail: str, *, type_: str = "about:blank", **extra: Any
+) -> JSONResponse:
+    """A problem-details response."""
+    body = {"type": type_, "title": title, "status": status, "detail": detail, **extra}
+    return JSONResponse(body, status_code=status, media_type=PROBLEM_JSON)
+
+
+async def _api_problem(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiProblem)  # registered for ApiProblem only
+    return problem_response(exc.status, exc.title, exc.detail, type_=exc.type)
+
+
+async def _validation(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": list(error.get("loc", ())), "msg": str(error.get("msg", ""))}
+        for error in exc.errors()
+    ]
+    where = ", ".join(".".join(str(p) for p in e["loc"]) for e in errors) or "request"
+    return problem_response(422, "Invalid request", f"invalid or missing: {where}", errors=errors)
+
+
+async def _http(_request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    return problem_response(exc.status_code, _title(exc.status_code), str(exc.detail))
+
+
+def _title(status: int) -> str:
+    from http import HTTPStatus
+
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return "Error"
+
+
+def install_problem_handlers(app: FastAPI) -> None:
+    """Make every error of `app` a problem-details response."""
+    app.add_exception_handler(ApiProblem, _api_problem)
+    app.add_exception_handler(RequestValidationError, _validation)
+    app.add_exception_handler(StarletteHTTPException, _http)

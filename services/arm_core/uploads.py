@@ -1,0 +1,179 @@
+"""Accepting a file: checks, S3 first, then the file and its queued job in one transaction.
+
+The S3 key is built by the core (`uploads/{file_id}/source.{ext}`); the client's file name is
+kept only as data, and a name that looks like a path is refused outright. If the database
+commit fails after the object was written, the object is deleted again, so a refused or failed
+upload leaves nothing behind. The queued job row is the outbox entry: once committed, the
+relay publishes it even if this process dies right after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import unicodedata
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
+
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from services.arm_core.db.models import JobStatus, RecognitionJob, StoredFile, utcnow
+from services.arm_core.db.transitions import next_attempt_number
+from services.arm_core.exceptions import NotFound, Unavailable, UploadRejected
+from services.arm_core.filetypes import FILE_TYPES, FileType, detect_type
+from services.runtime.storage import S3Storage, StorageError
+
+__all__ = ["MAX_NAME_LENGTH", "Accepted", "UploadService", "check_name", "upload_key"]
+
+MAX_NAME_LENGTH = 255
+
+log = logging.getLogger("services.arm_core.uploads")
+
+
+def check_name(name: str | None) -> str:
+    """The client's file name if it is a plain name; `UploadRejected` otherwise.
+
+    A name with `/`, `\\` or `..`, a control character, or none at all is refused: it is never
+    used as a key, but a path-like name is a client bug or an attack either way.
+    """
+    if name is None or not name.strip():
+        raise UploadRejected(400, "Missing file name", "the uploaded part has no file name")
+    if "/" in name or "\\" in name or ".." in name:
+        raise UploadRejected(
+            400,
+            "Invalid file name",
+            "the file name must be a plain name, without '/', '\\' or '..'",
+        )
+    if any(unicodedata.category(ch) == "Cc" for ch in name):
+        raise UploadRejected(400, "Invalid file name", "the file name contains control characters")
+    if len(name) > MAX_NAME_LENGTH:
+        raise UploadRejected(
+            400, "Invalid file name", f"the file name is longer than {MAX_NAME_LENGTH} characters"
+        )
+    return name
+
+
+def upload_key(file_id: uuid.UUID, extension: str) -> str:
+    """The S3 key of an upload: built from the core's id and the detected type only."""
+    return f"uploads/{file_id}/source.{extension}"
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A stored file and its first, queued job."""
+
+    file: StoredFile
+    job: RecognitionJob
+
+
+class UploadService:
+    """Stores uploads and queues recognition jobs."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        storage: S3Storage,
+        *,
+        bucket: str,
+        max_bytes: int,
+        on_queued: Callable[[], None] = lambda: None,
+    ) -> None:
+        self._sessions = sessions
+        self._storage = storage
+        self._bucket = bucket
+        self.max_bytes = max_bytes
+        self._on_queued = on_queued
+
+    def check_size(self, size: int) -> None:
+        """`UploadRejected` (empty: 400, too large: 413) unless 0 < size ≤ the limit."""
+        if size == 0:
+            raise UploadRejected(400, "Empty file", "the uploaded file is empty")
+        if size > self.max_bytes:
+            raise UploadRejected(
+                413, "File too large", f"the file is larger than {self.max_bytes} bytes"
+            )
+
+    async def accept(self, name: str | None, data: bytes) -> Accepted:
+        """Check, store and queue one upload."""
+        original_name = check_name(name)
+        self.check_size(len(data))
+        detected = detect_type(original_name, data)
+        file_id, job_id = uuid.uuid4(), uuid.uuid4()
+        key = upload_key(file_id, detected.extension)
+        try:
+            await self._storage.put_bytes(
+                self._bucket, key, data, content_type=detected.content_type
+            )
+        except StorageError as exc:
+            log.error("upload %s: S3 put failed: %s", file_id, exc)
+            raise Unavailable("the file could not be stored; try again later") from exc
+        now = utcnow()
+        file = StoredFile(
+            id=file_id,
+            original_name=original_name,
+            file_type=detected.file_type,
+            size=len(data),
+            sha256=hashlib.sha256(data).hexdigest(),
+            content_type=detected.content_type,
+            s3_bucket=self._bucket,
+            s3_key=key,
+            created_at=now,
+        )
+        job = RecognitionJob(
+            id=job_id,
+            file_id=file_id,
+            pipeline=detected.pipeline,
+            attempt=1,
+            status=JobStatus.QUEUED.value,
+            republish_count=0,
+            created_at=now,
+            updated_at=now,
+        )
+        try:
+            async with self._sessions() as session, session.begin():
+                session.add_all([file, job])
+        except SQLAlchemyError as exc:
+            log.error("upload %s: database commit failed; removing the S3 object", file_id)
+            await self._remove_object(key)
+            raise Unavailable("the file could not be registered; try again later") from exc
+        except BaseException:
+            await self._remove_object(key)
+            raise
+        self._on_queued()
+        return Accepted(file=file, job=job)
+
+    async def recognize_again(self, file_id: uuid.UUID) -> RecognitionJob:
+        """A new queued job for a stored file, with attempt = the highest so far + 1."""
+        for _ in range(5):
+            try:
+                async with self._sessions() as session, session.begin():
+                    file = await session.get(StoredFile, file_id)
+                    if file is None:
+                        raise NotFound("file", file_id)
+                    now = utcnow()
+                    job = RecognitionJob(
+                        id=uuid.uuid4(),
+                        file_id=file_id,
+                        pipeline=FILE_TYPES[cast(FileType, file.file_type)].pipeline,
+                        attempt=await next_attempt_number(session, file_id),
+                        status=JobStatus.QUEUED.value,
+                        republish_count=0,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                    session.add(job)
+            except IntegrityError:
+                # Two new attempts raced for the same number; take the next one.
+                continue
+            self._on_queued()
+            return job
+        raise Unavailable("could not allocate a new attempt number; try again")
+
+    async def _remove_object(self, key: str) -> None:
+        try:
+            await self._storage.client.delete_object(Bucket=self._bucket, Key=key)
+        except Exception:
+            log.exception("could not delete s3://%s/%s after a failed upload", self._bucket, key)

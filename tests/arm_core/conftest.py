@@ -1,0 +1,296 @@
+"""Fixtures of the arm-core tests: a migrated database, a clock, files built in code.
+
+The session's database (`database_url`: SQLite, or PostgreSQL with ARM_TEST_DATABASE_URL) is
+migrated once; each test that takes `sessions` starts from empty tables, because the relay
+works on every queued row it can see.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import uuid
+import zipfile
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from sqlalchemy import delete
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from services.arm_core.db import (
+    JobStatus,
+    RecognitionJob,
+    StoredFile,
+    create_engine,
+    create_session_factory,
+    migrate,
+)
+from services.arm_core.exceptions import PublishFailed
+from services.arm_core.settings import CoreSettings
+from services.runtime.settings import load_settings
+
+T0 = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
+
+
+@pytest.fixture(scope="session")
+async def core_db_url(database_url: str) -> str:
+    """The session database with the core's migrations applied."""
+    await migrate(database_url)
+    return database_url
+
+
+@pytest.fixture
+def is_postgres(core_db_url: str) -> bool:
+    """True when the session runs on PostgreSQL."""
+    return core_db_url.startswith("postgresql")
+
+
+@pytest.fixture
+async def engine(core_db_url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine on the migrated database, with the core's tables emptied first."""
+    eng = create_engine(core_db_url)
+    async with eng.begin() as conn:
+        await conn.execute(delete(RecognitionJob))
+        await conn.execute(delete(StoredFile))
+    try:
+        yield eng
+    finally:
+        await eng.dispose()
+
+
+@pytest.fixture
+def sessions(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """A session factory on the emptied database."""
+    return create_session_factory(engine)
+
+
+@pytest.fixture
+def subjects() -> dict[str, str]:
+    """Unique request/result subjects for one test."""
+    tag = uuid.uuid4().hex[:12]
+    return {
+        "nats_tabular_request_subject": f"test.{tag}.tabular",
+        "nats_image_request_subject": f"test.{tag}.image",
+        "nats_result_subject": f"test.{tag}.result",
+    }
+
+
+@pytest.fixture
+def core_settings(core_db_url: str, subjects: dict[str, str]) -> Callable[..., CoreSettings]:
+    """CoreSettings on the test database and unique subjects; keyword overrides by field."""
+
+    def make(**overrides: Any) -> CoreSettings:
+        values: dict[str, Any] = {"db": {"db_url": core_db_url}, "nats": dict(subjects)}
+        for key, value in overrides.items():
+            if isinstance(value, dict) and isinstance(values.get(key), dict):
+                values[key] = {**values[key], **value}
+            else:
+                values[key] = value
+        return load_settings(CoreSettings, **values)
+
+    return make
+
+
+@dataclass
+class FakeClock:
+    """A clock the test moves by hand."""
+
+    now: dt.datetime = T0
+
+    def __call__(self) -> dt.datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> dt.datetime:
+        self.now += dt.timedelta(seconds=seconds)
+        return self.now
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """A hand-driven clock starting at T0."""
+    return FakeClock()
+
+
+@dataclass
+class RecordingPublisher:
+    """An in-memory request publisher: records what the relay sends, or fails on demand."""
+
+    sent: list[tuple[dict[str, Any], str, str]] = field(default_factory=list)
+    fail: bool = False
+
+    async def __call__(self, body: dict[str, Any], subject: str, msg_id: str) -> None:
+        if self.fail:
+            raise PublishFailed(body.get("job_id"), subject)
+        self.sent.append((body, subject, msg_id))
+
+    def ids(self) -> list[str]:
+        return [mid for _, _, mid in self.sent]
+
+
+@pytest.fixture
+def publisher() -> RecordingPublisher:
+    """A fresh recording publisher."""
+    return RecordingPublisher()
+
+
+async def add_job(
+    sessions: async_sessionmaker[AsyncSession],
+    *,
+    pipeline: str = "tabular",
+    file_type: str = "XLSX",
+    status: JobStatus = JobStatus.QUEUED,
+    created_at: dt.datetime = T0,
+    **job_values: Any,
+) -> RecognitionJob:
+    """Insert a stored file and one job in `status` (for state-machine tests)."""
+    file = StoredFile(
+        id=uuid.uuid4(),
+        original_name=f"отчёт.{file_type.lower()}",
+        file_type=file_type,
+        size=10,
+        sha256="0" * 64,
+        content_type="application/octet-stream",
+        s3_bucket="arm-ka",
+        s3_key="uploads/x/source.bin",
+        created_at=created_at,
+    )
+    job = RecognitionJob(
+        id=uuid.uuid4(),
+        file_id=file.id,
+        pipeline=pipeline,
+        attempt=job_values.pop("attempt", 1),
+        status=status.value,
+        republish_count=job_values.pop("republish_count", 0),
+        created_at=created_at,
+        updated_at=created_at,
+        **job_values,
+    )
+    file.s3_key = f"uploads/{file.id}/source.{file_type.lower()}"
+    async with sessions() as session, session.begin():
+        session.add_all([file, job])
+    return job
+
+
+@pytest.fixture
+def make_job(sessions: async_sessionmaker[AsyncSession]) -> Callable[..., Any]:
+    """`await make_job(status=..., **columns)` → a committed job with its file."""
+
+    async def make(**kwargs: Any) -> RecognitionJob:
+        return await add_job(sessions, **kwargs)
+
+    return make
+
+
+async def load_job(sessions: async_sessionmaker[AsyncSession], job_id: uuid.UUID) -> RecognitionJob:
+    """The job row as committed now."""
+    async with sessions() as session:
+        job = await session.get(RecognitionJob, job_id)
+    assert job is not None
+    return job
+
+
+@pytest.fixture
+def reload(sessions: async_sessionmaker[AsyncSession]) -> Callable[..., Any]:
+    """`await reload(job_id)` → the committed row."""
+
+    async def get(job_id: uuid.UUID) -> RecognitionJob:
+        return await load_job(sessions, job_id)
+
+    return get
+
+
+def _xlsx() -> bytes:
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    ws = wb.active
+    assert ws is not None
+    ws.title = "Баланс"
+    ws.append(["Код", "Сумма"])
+    ws.append(["1600", 1234])
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _xls() -> bytes:
+    import xlwt  # type: ignore[import-untyped]
+
+    wb = xlwt.Workbook()
+    ws = wb.add_sheet("Баланс")
+    ws.write(0, 0, "Код")
+    ws.write(0, 1, 1600)
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+def _xlsb() -> bytes:
+    # The structure that tells XLSB from XLSX: a ZIP whose workbook part is binary.
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        archive.writestr("[Content_Types].xml", "<Types/>")
+        archive.writestr("xl/workbook.bin", b"\x83\x01\x00")
+    return out.getvalue()
+
+
+def _pdf() -> bytes:
+    from reportlab.pdfgen import canvas
+
+    out = io.BytesIO()
+    page = canvas.Canvas(out)
+    page.drawString(72, 720, "Balance sheet")
+    page.save()
+    return out.getvalue()
+
+
+def _image(fmt: str) -> bytes:
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(out, format=fmt)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="session")
+def sample_files() -> dict[str, bytes]:
+    """Real files of every supported type, written in code: {"XLSX": b"...", ...}."""
+    return {
+        "XLSX": _xlsx(),
+        "XLS": _xls(),
+        "XLSB": _xlsb(),
+        "PDF": _pdf(),
+        "PNG": _image("PNG"),
+        "JPG": _image("JPEG"),
+    }
+
+
+def build_envelope(
+    job: RecognitionJob, status: str, *, major: int = 2, **extra: Any
+) -> dict[str, Any]:
+    """A result envelope for `job` that passes the contract of `major` (1 or 2)."""
+    body: dict[str, Any] = {
+        "schema_version": f"{major}.0",
+        "job_id": str(job.id),
+        "file_id": str(job.file_id),
+        "status": status,
+        "service": {"name": "tabular-parser", "version": "1.4.2"},
+    }
+    if status in ("done", "needs_check"):
+        body["result_s3"] = {
+            "bucket": "arm-ka",
+            "key": f"results/{job.file_id}/{job.id}/result.json",
+        }
+        body["result_schema_version"] = f"{major}.0"
+    if status == "error":
+        body["error"] = {"code": "UNREADABLE", "message": "the workbook is damaged"}
+    body.update(extra)
+    return body
+
+
+@pytest.fixture
+def envelope() -> Callable[..., dict[str, Any]]:
+    """`envelope(job, "processing" | "done" | "needs_check" | "error", **fields)`."""
+    return build_envelope

@@ -1,0 +1,41 @@
+"""arm-core's own knobs: plain environment names, per-pipeline budgets and subjects."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from services.arm_core.settings import CoreSettings
+from services.runtime.settings import SettingsError, load_settings
+
+
+def test_knobs_are_read_from_plain_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    """TABULAR/IMAGE_REPLY_BUDGET_SECONDS, UPLOAD_MAX_BYTES and ACK_TIMEOUT_SECONDS apply."""
+    monkeypatch.setenv("TABULAR_REPLY_BUDGET_SECONDS", "90")
+    monkeypatch.setenv("IMAGE_REPLY_BUDGET_SECONDS", "900")
+    monkeypatch.setenv("UPLOAD_MAX_BYTES", "1024")
+    monkeypatch.setenv("ACK_TIMEOUT_SECONDS", "2.5")
+    settings = load_settings(CoreSettings)
+    assert settings.reply_budget("tabular") == dt.timedelta(seconds=90)
+    assert settings.reply_budget("image") == dt.timedelta(seconds=900)
+    assert settings.upload_max_bytes == 1024
+    assert settings.ack_timeout == dt.timedelta(seconds=2.5)
+
+
+def test_request_subject_follows_the_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each pipeline publishes to its own configured subject; an unknown one is an error."""
+    monkeypatch.setenv("OPENBAO__NATS__NATS_IMAGE_REQUEST_SUBJECT", "scans.in")
+    settings = load_settings(CoreSettings)
+    assert settings.request_subject("image") == "scans.in"
+    assert settings.request_subject("tabular") == settings.nats.nats_tabular_request_subject
+    with pytest.raises(ValueError, match="unknown pipeline"):
+        settings.request_subject("audio")
+
+
+def test_a_bad_knob_names_its_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A non-positive budget is refused with an error naming the environment key."""
+    monkeypatch.setenv("TABULAR_REPLY_BUDGET_SECONDS", "0")
+    with pytest.raises(SettingsError) as info:
+        load_settings(CoreSettings)
+    assert "TABULAR_REPLY_BUDGET_SECONDS" in str(info.value)
