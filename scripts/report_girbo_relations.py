@@ -11,47 +11,24 @@ filing's КНД (0710096 = simplified). Not a test: a calibration aid.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
-from decimal import Decimal
 from pathlib import Path
 
-from services.arm_statements import FormVariant, detect_form_variant, evaluate_relations
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # runnable as a plain script from the repository
+    sys.path.insert(0, str(ROOT))
 
-_DEFAULT = (
-    Path(__file__).resolve().parents[2]
-    / "shared/samples/public/grind-t_bo-nalog__exports_bfo.json.br"
+from scripts._girbo_data import DEFAULT_EXPORT, girbo_values, load  # noqa: E402
+from services.arm_statements import (  # noqa: E402
+    FormVariant,
+    detect_form_variant,
+    evaluate_relations,
 )
-_COLUMNS = {"current": 0, "previous": 1, "beforePrevious": 2}
-# ГИР БО stores the NKO variant of section III under five-digit codes (13001 for 1300 …).
-_NKO_FIVE_DIGIT = {f"13{d}01": f"13{d}0" for d in range(10)}
-
-
-def girbo_values(form: dict[str, object]) -> dict[str, dict[int, Decimal | None]]:
-    """``{code: {column: amount}}`` from one ГИР БО form (balance or financialResult)."""
-    values: dict[str, dict[int, Decimal | None]] = {}
-    for key, raw in form.items():
-        for prefix, column in _COLUMNS.items():
-            code = key[len(prefix) :]
-            if key.startswith(prefix) and code.isdigit() and isinstance(raw, int | float):
-                values.setdefault(code, {})[column] = Decimal(str(raw))
-    for five, four in _NKO_FIVE_DIGIT.items():
-        if five in values and four not in values:
-            values[four] = values.pop(five)
-    return values
-
-
-def load(path: Path) -> list[dict[str, object]]:
-    """The filings of the export."""
-    import brotli  # dev extra: only this script and the shared-data test need it
-
-    data: list[dict[str, object]] = json.loads(brotli.decompress(path.read_bytes()))
-    return data
 
 
 def main(argv: list[str]) -> int:
-    path = Path(argv[1]) if len(argv) > 1 else _DEFAULT
+    path = Path(argv[1]) if len(argv) > 1 else DEFAULT_EXPORT
     if not path.exists():
         print(f"no export at {path}", file=sys.stderr)
         return 1

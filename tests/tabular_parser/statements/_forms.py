@@ -87,11 +87,11 @@ BALANCE_LABELS = ("На 31 декабря 2024 г.", "На 31 декабря 202
 INCOME_LABELS = ("За Январь - Декабрь 2024 г.", "За Январь - Декабрь 2023 г.")
 
 
-def _pad(row: Sequence[CellInput], width: int) -> Row:
+def pad(row: Sequence[CellInput], width: int) -> Row:
     return [*row, *([None] * (width - len(row)))]
 
 
-def _codes_block(okud: str, date_text: str, *, with_auditor: bool = True) -> list[Row]:
+def codes_block(okud: str, date_text: str, *, with_auditor: bool = True) -> list[Row]:
     """The 1C title + «Коды» block: labels in column E, codes in F (and G for ОКФС)."""
     rows: list[Row] = [
         [None, None, None, None, None, "Коды"],
@@ -142,7 +142,7 @@ def _codes_block(okud: str, date_text: str, *, with_auditor: bool = True) -> lis
     return rows
 
 
-def _table(
+def statement_table(
     labels: Sequence[str],
     lines: Sequence[tuple[str | None, str, tuple[CellInput, ...]]],
     *,
@@ -158,7 +158,7 @@ def _table(
     return rows
 
 
-def _signature() -> list[Row]:
+def signature_rows() -> list[Row]:
     return [[], ["Руководитель", None, "(подпись)", "Иванов И. И."], ["«25» марта 2025 г."]]
 
 
@@ -172,14 +172,14 @@ def onec_balance(name: str = "Бухгалтерский баланс") -> Sheet
         "1510": "V. КРАТКОСРОЧНЫЕ ОБЯЗАТЕЛЬСТВА",
     }
     rows: list[Row] = [[None, "Бухгалтерский баланс"], [None, "на 31 декабря 2024 г."]]
-    rows += _codes_block("0710001", "31.12.2024")
+    rows += codes_block("0710001", "31.12.2024")
     rows.append([])
-    table = _table(BALANCE_LABELS, [*BALANCE_ACTIVE, *BALANCE_PASSIVE], sections=sections)
+    table = statement_table(BALANCE_LABELS, [*BALANCE_ACTIVE, *BALANCE_PASSIVE], sections=sections)
     table.insert(2, [None, "АКТИВ"])
     passive_at = next(i for i, r in enumerate(table) if r[1:2] == ["III. КАПИТАЛ И РЕЗЕРВЫ"])
     table.insert(passive_at, [None, "ПАССИВ"])
-    rows += table + _signature()
-    return SheetSpec(name, [_pad(r, 7) for r in rows])
+    rows += table + signature_rows()
+    return SheetSpec(name, [pad(r, 7) for r in rows])
 
 
 def onec_income(
@@ -191,12 +191,12 @@ def onec_income(
         [None, "Отчет о финансовых результатах"],
         [None, "за Январь - Декабрь 2024 г."],
     ]
-    rows += _codes_block("0710002", "31.12.2024", with_auditor=False)
+    rows += codes_block("0710002", "31.12.2024", with_auditor=False)
     rows.append([])
     lines = list(INCOME)
     if detail:
         lines.insert(1, (None, DETAIL_NAME, DETAIL_AMOUNTS))
-    table = _table(INCOME_LABELS, lines)
+    table = statement_table(INCOME_LABELS, lines)
     rows += table
     if additional:
         rows += [
@@ -206,8 +206,8 @@ def onec_income(
             [None, "Выручка от реализации прочих активов", "2110", 999, 888],
             [None, "Прочие расходы по дополнительным строкам", "2120", "(77)", "(66)"],
         ]
-    rows += _signature()
-    return SheetSpec(name, [_pad(r, 7) for r in rows])
+    rows += signature_rows()
+    return SheetSpec(name, [pad(r, 7) for r in rows])
 
 
 def other_sheet(name: str = "Справка") -> SheetSpec:
@@ -283,7 +283,7 @@ def _girbo_sheet(
             row[13 + 3 * i] = amount  # one column right of its header cell
         merged.append((len(rows), 0, len(rows), 7))
         rows.append(row)
-    rows += [_pad(r, GIRBO_WIDTH) for r in extra]
+    rows += [pad(r, GIRBO_WIDTH) for r in extra]
     return SheetSpec(name, rows, merged=merged)
 
 
@@ -361,13 +361,13 @@ SIMPLIFIED_INCOME: list[tuple[str, str, tuple[CellInput, ...]]] = [
 def simplified_sheet(name: str = "Упрощенная отчетность") -> SheetSpec:
     """(c) simplified balance and ОФР one under another (КНД 0710096), codes printed."""
     rows: list[Row] = [[None, "Бухгалтерский баланс на 31 декабря 2024 г."]]
-    rows += _codes_block("0710001", "31.12.2024", with_auditor=False)
-    rows += _table(("На 31 декабря 2024 г.", "На 31 декабря 2023 г."), SIMPLIFIED_BALANCE)
+    rows += codes_block("0710001", "31.12.2024", with_auditor=False)
+    rows += statement_table(("На 31 декабря 2024 г.", "На 31 декабря 2023 г."), SIMPLIFIED_BALANCE)
     rows += [[], [None, "Отчет о финансовых результатах за 2024 г."]]
     rows += [[None, None, None, None, "Форма по ОКУД", "0710002"]]
-    rows += _table(("За 2024 г.", "За 2023 г."), SIMPLIFIED_INCOME)
-    rows += _signature()
-    return SheetSpec(name, [_pad(r, 7) for r in rows])
+    rows += statement_table(("За 2024 г.", "За 2023 г."), SIMPLIFIED_INCOME)
+    rows += signature_rows()
+    return SheetSpec(name, [pad(r, 7) for r in rows])
 
 
 # (d) 157n simplified, no «Код» column -------------------------------------------------------
@@ -409,7 +409,7 @@ def codeless_157n(name: str = "стр.1") -> SheetSpec:
     ]
     for line_name, (_, _, amounts) in zip(names, SIMPLIFIED_BALANCE[6:], strict=True):
         rows.append([None, line_name, *amounts, amounts[-1]])
-    return SheetSpec(name, [_pad(r, 5) for r in rows])
+    return SheetSpec(name, [pad(r, 5) for r in rows])
 
 
 # (e) balance split over two sheets ----------------------------------------------------------
@@ -417,13 +417,13 @@ def split_balance(*, passive_header: bool = True) -> list[SheetSpec]:
     """(e) актив on 'Баланс (актив)', пассив on 'Баланс (пассив)' without a title (and, with
     ``passive_header`` False, without a column header either)."""
     active_rows: list[Row] = [[None, "Бухгалтерский баланс"], [None, "на 31 декабря 2024 г."]]
-    active_rows += _codes_block("0710001", "31.12.2024")
-    active_rows += _table(BALANCE_LABELS, BALANCE_ACTIVE)
-    active = SheetSpec("Баланс (актив)", [_pad(r, 7) for r in active_rows])
+    active_rows += codes_block("0710001", "31.12.2024")
+    active_rows += statement_table(BALANCE_LABELS, BALANCE_ACTIVE)
+    active = SheetSpec("Баланс (актив)", [pad(r, 7) for r in active_rows])
     passive_rows: list[Row] = [[]]
-    table = _table(BALANCE_LABELS, BALANCE_PASSIVE)
+    table = statement_table(BALANCE_LABELS, BALANCE_PASSIVE)
     passive_rows += table if passive_header else table[2:]
-    passive = SheetSpec("Баланс (пассив)", [_pad(r, 7) for r in passive_rows])
+    passive = SheetSpec("Баланс (пассив)", [pad(r, 7) for r in passive_rows])
     return [active, passive]
 
 
