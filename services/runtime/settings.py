@@ -1,0 +1,411 @@
+"""Settings shared by the three services, read from the environment at start.
+
+Names are fixed by spec 001: a group (`OPENBAO__NATS__`, `OPENBAO__S3__`, ...) then the key with
+the group's prefix (`OPENBAO__NATS__NATS_URL`); tuning knobs keep plain names
+(`PUBLISH_RETRIES`). A service adds its own knobs by subclassing `Settings`.
+
+Secrets (NATS JWT and seed, S3 keys, the database URL, the scan token) are `SecretStr`. Pydantic's
+`ValidationError` quotes input values, so building settings goes through one boundary
+(`Settings.__init__`, used by `load_settings`) that turns it into a `SettingsError` naming the
+environment keys and carrying no value at all.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Literal, TypeVar, overload
+
+import nkeys
+from pydantic import (
+    AliasChoices,
+    AliasPath,
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import SettingsError as _SourceError
+
+from services.runtime.logging import register_secret
+
+__all__ = [
+    "SUBJECT_KEYS",
+    "DbSettings",
+    "NatsSettings",
+    "S3Settings",
+    "ScanSettings",
+    "Settings",
+    "SettingsError",
+    "SubjectRole",
+    "load_settings",
+    "validate_subjects",
+]
+
+ENV_PREFIX = "OPENBAO__"
+
+SubjectRole = Literal["tabular_request", "image_request", "result"]
+
+SUBJECT_KEYS: Mapping[SubjectRole, str] = {
+    "tabular_request": "OPENBAO__NATS__NATS_TABULAR_REQUEST_SUBJECT",
+    "image_request": "OPENBAO__NATS__NATS_IMAGE_REQUEST_SUBJECT",
+    "result": "OPENBAO__NATS__NATS_RESULT_SUBJECT",
+}
+
+_JWT_RE = re.compile(r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$")
+
+
+class SettingsError(ValueError):
+    """The configuration is invalid; the service must not start.
+
+    `problems` maps each offending environment key to what is wrong with it. The text names
+    keys only and never quotes a value, so it is safe to log whatever the key holds.
+    """
+
+    def __init__(self, problems: Mapping[str, str]) -> None:
+        self.problems = dict(problems)
+        text = "; ".join(f"{key}: {why}" for key, why in self.problems.items())
+        super().__init__(text or "invalid settings")
+
+    @property
+    def keys(self) -> list[str]:
+        """The offending environment keys, in the order found."""
+        return list(self.problems)
+
+
+def validate_subjects(subjects: Mapping[str, str]) -> None:
+    """Apply spec 001's subject rules to `{env key: subject}`; raise `SettingsError` naming keys.
+
+    Rules: non-empty, no whitespace, no wildcard `*` or `>`, no empty token, pairwise distinct.
+    """
+    problems: dict[str, str] = {}
+    for key, subject in subjects.items():
+        why = _subject_problem(subject)
+        if why is not None:
+            problems[key] = why
+    seen: dict[str, str] = {}
+    for key, subject in subjects.items():
+        if key in problems:
+            continue
+        if subject in seen:
+            problems[key] = f"must differ from {seen[subject]} (both are {subject!r})"
+        else:
+            seen[subject] = key
+    if problems:
+        raise SettingsError(problems)
+
+
+def _subject_problem(subject: str) -> str | None:
+    if not subject:
+        return "must not be empty"
+    if any(ch.isspace() for ch in subject):
+        return f"must not contain whitespace (got {subject!r})"
+    if "*" in subject or ">" in subject:
+        return f"must not contain the wildcards '*' or '>' (got {subject!r})"
+    if any(token == "" for token in subject.split(".")):
+        return (
+            f"must not contain an empty token: a leading, trailing or doubled '.' (got {subject!r})"
+        )
+    return None
+
+
+class _Group(BaseModel):
+    """A settings group: frozen, unknown keys ignored (the environment holds other things)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+class NatsSettings(_Group):
+    """`OPENBAO__NATS__*`: servers, the three subjects and the optional user credentials."""
+
+    nats_url: str = "nats://127.0.0.1:4222"
+    nats_tabular_request_subject: str = "files.tabular_uploaded"
+    nats_image_request_subject: str = "files.img_uploaded"
+    nats_result_subject: str = "files.tabular_parsed"
+    nats_jwt: SecretStr | None = None
+    nats_seed: SecretStr | None = None
+
+    @field_validator("nats_jwt", "nats_seed", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        # An empty env var means "no credentials", as in the local stack.
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("nats_jwt")
+    @classmethod
+    def _jwt_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _JWT_RE.match(value.get_secret_value().strip()):
+            raise SettingsError({"OPENBAO__NATS__NATS_JWT": "is not a JWT (three base64url parts)"})
+        return value
+
+    @field_validator("nats_seed")
+    @classmethod
+    def _seed_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            try:
+                keypair = nkeys.from_seed(bytearray(value.get_secret_value().strip().encode()))
+            except Exception:
+                msg = "is not a valid NATS nkey seed"
+                raise SettingsError({"OPENBAO__NATS__NATS_SEED": msg}) from None
+            keypair.wipe()
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> NatsSettings:
+        validate_subjects({SUBJECT_KEYS[role]: self.subject(role) for role in SUBJECT_KEYS})
+        if self.nats_jwt is not None and self.nats_seed is None:
+            raise SettingsError({"OPENBAO__NATS__NATS_SEED": "is required when NATS_JWT is set"})
+        if not self.servers:
+            raise SettingsError({"OPENBAO__NATS__NATS_URL": "must name at least one server"})
+        return self
+
+    def subject(self, role: SubjectRole) -> str:
+        """The subject configured for one role."""
+        match role:
+            case "tabular_request":
+                return self.nats_tabular_request_subject
+            case "image_request":
+                return self.nats_image_request_subject
+            case "result":
+                return self.nats_result_subject
+
+    def subjects(self, *roles: SubjectRole) -> dict[str, str]:
+        """`{role: subject}` for the given roles (all three when none given), for logs and
+        /healthcheck."""
+        return {role: self.subject(role) for role in (roles or tuple(SUBJECT_KEYS))}
+
+    @property
+    def servers(self) -> list[str]:
+        """`nats_url` split on commas."""
+        return [url.strip() for url in self.nats_url.split(",") if url.strip()]
+
+    def _callbacks(self) -> tuple[Callable[[], bytes], Callable[[str], bytes]] | None:
+        if self.nats_jwt is None or self.nats_seed is None:
+            return None
+        jwt, seed = self.nats_jwt, self.nats_seed
+
+        def user_jwt_cb() -> bytes:
+            return jwt.get_secret_value().strip().encode()
+
+        def signature_cb(nonce: str) -> bytes:
+            return _sign(seed, nonce)
+
+        return user_jwt_cb, signature_cb
+
+    def connect_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for `nats.connect`: the servers and, when set, the credentials.
+
+        With a JWT the client answers the server's nonce by signing it with the seed (the
+        callbacks hold the secrets; nothing is written to disk). A seed alone is plain nkey auth.
+        """
+        kwargs: dict[str, Any] = {"servers": self.servers}
+        callbacks = self._callbacks()
+        if callbacks is not None:
+            kwargs["user_jwt_cb"], kwargs["signature_cb"] = callbacks
+        elif self.nats_seed is not None:
+            kwargs["nkeys_seed_str"] = self.nats_seed.get_secret_value().strip()
+        return kwargs
+
+    def security(self) -> Any:
+        """The same credentials as a FastStream `security=` object (None without credentials)."""
+        from faststream.nats.security import NatsJWT, NatsNKey
+
+        callbacks = self._callbacks()
+        if callbacks is not None:
+            return NatsJWT(*callbacks)
+        if self.nats_seed is not None:
+            return NatsNKey.from_seed(self.nats_seed.get_secret_value().strip())
+        return None
+
+
+def _sign(seed: SecretStr, nonce: str) -> bytes:
+    keypair = nkeys.from_seed(bytearray(seed.get_secret_value().strip().encode()))
+    try:
+        return base64.b64encode(keypair.sign(nonce.encode()))
+    finally:
+        keypair.wipe()
+
+
+class S3Settings(_Group):
+    """`OPENBAO__S3__*`: the S3 endpoint, region, keys and buckets."""
+
+    s3_endpoint_url: str | None = None
+    s3_region: str = "us-east-1"
+    s3_access_key: SecretStr | None = None
+    s3_secret_key: SecretStr | None = None
+    s3_bucket: str = "arm-ka-uploads"
+    s3_results_bucket: str | None = None
+
+
+class DbSettings(_Group):
+    """`OPENBAO__DB__*`: the SQLAlchemy URL. Secret, since it may carry a password."""
+
+    db_url: SecretStr = SecretStr("sqlite+aiosqlite:///./arm-ka.sqlite3")
+
+    @property
+    def url(self) -> str:
+        """The URL to hand to SQLAlchemy."""
+        return self.db_url.get_secret_value()
+
+    @property
+    def safe_url(self) -> str:
+        """The URL with its password masked, for logs."""
+        from sqlalchemy.engine import make_url
+
+        try:
+            return make_url(self.url).render_as_string(hide_password=True)
+        except Exception:
+            return "<unparsable database URL>"
+
+
+class ScanSettings(_Group):
+    """`OPENBAO__SCAN__*`: the scanning system; no URL means the local recogniser."""
+
+    scan_url: str | None = None
+    scan_token: SecretStr | None = None
+
+
+def _plain(name: str) -> Any:
+    """A knob read from the plain environment name `name` (no OPENBAO__ prefix)."""
+    return AliasChoices(name, name.lower())
+
+
+class Settings(BaseSettings):
+    """The base settings of every service; subclass it to add a service's own knobs.
+
+    A knob with a plain environment name declares it as `Field(..., validation_alias=_plain(...))`
+    or `validation_alias="NAME"`; other fields read `OPENBAO__<FIELD>` (`__` nests).
+    """
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX,
+        env_nested_delimiter="__",
+        case_sensitive=False,
+        extra="ignore",
+        frozen=True,
+        populate_by_name=True,
+        hide_input_in_errors=True,
+    )
+
+    nats: NatsSettings = NatsSettings()
+    s3: S3Settings = S3Settings()
+    db: DbSettings = DbSettings()
+    scan: ScanSettings = ScanSettings()
+
+    ack_timeout_seconds: float = Field(30.0, gt=0, validation_alias=_plain("ACK_TIMEOUT_SECONDS"))
+    outbox_max_republish: int = Field(3, ge=0, validation_alias=_plain("OUTBOX_MAX_REPUBLISH"))
+    publish_retries: int = Field(3, ge=0, validation_alias=_plain("PUBLISH_RETRIES"))
+    publish_retry_pause_seconds: float = Field(
+        0.2, ge=0, validation_alias=_plain("PUBLISH_RETRY_PAUSE_SECONDS")
+    )
+    # How long a publish waits for the server's PONG to confirm the message left the client.
+    publish_confirm_timeout_seconds: float = Field(
+        2.0, gt=0, validation_alias=_plain("PUBLISH_CONFIRM_TIMEOUT_SECONDS")
+    )
+    nats_reconnect_wait_seconds: float = Field(
+        0.5, gt=0, validation_alias=_plain("NATS_RECONNECT_WAIT_SECONDS")
+    )
+
+    def __init__(self, **values: Any) -> None:
+        error: SettingsError | None = None
+        try:
+            super().__init__(**values)
+        except ValidationError as exc:
+            error = _translate(type(self), exc)
+        except _SourceError:
+            error = SettingsError({"environment": "a value could not be parsed"})
+        if error is not None:
+            # Raised outside the `except` so that no ValidationError (which quotes input
+            # values, secrets included) rides along as __context__.
+            raise error
+        for secret in self.secret_values():
+            register_secret(secret)
+
+    def secret_values(self) -> Iterator[str]:
+        """Every secret value these settings hold, for log redaction."""
+        yield from _walk_secrets(self)
+
+    def nats_connect_kwargs(self) -> dict[str, Any]:
+        """See `NatsSettings.connect_kwargs`."""
+        return self.nats.connect_kwargs()
+
+
+def _walk_secrets(model: BaseModel) -> Iterator[str]:
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        if isinstance(value, SecretStr):
+            yield value.get_secret_value()
+        elif isinstance(value, BaseModel):
+            yield from _walk_secrets(value)
+
+
+def _env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
+    """The environment key of an error location (`('nats', 'nats_url')` → OPENBAO__NATS__NATS_URL)."""
+    parts: list[str] = []
+    model: type[BaseModel] | None = cls
+    for i, part in enumerate(loc):
+        name = str(part)
+        field = model.model_fields.get(name) if model is not None else None
+        if field is None and model is not None:
+            # The error may be located by the alias (plain knobs).
+            for fname, finfo in model.model_fields.items():
+                if name in _aliases(finfo.validation_alias):
+                    field, name = finfo, fname
+                    break
+        if i == 0 and field is not None:
+            aliases = _aliases(field.validation_alias)
+            if aliases:
+                return aliases[0]
+        parts.append(name)
+        annotation = field.annotation if field is not None else None
+        model = (
+            annotation
+            if isinstance(annotation, type) and issubclass(annotation, BaseModel)
+            else None
+        )
+    return ENV_PREFIX + "__".join(p.upper() for p in parts)
+
+
+def _aliases(alias: str | AliasPath | AliasChoices | None) -> list[str]:
+    if isinstance(alias, str):
+        return [alias]
+    if isinstance(alias, AliasChoices):
+        return [a for a in alias.choices if isinstance(a, str)]
+    return []
+
+
+def _translate(cls: type[BaseModel], exc: ValidationError) -> SettingsError:
+    """Turn pydantic's error into ours: keys and reasons, never an input value."""
+    problems: dict[str, str] = {}
+    for err in exc.errors(include_input=False, include_url=False, include_context=True):
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, SettingsError):
+            problems.update(cause.problems)
+            continue
+        key = _env_key(cls, tuple(err["loc"]))
+        # Our own validators only ever raise SettingsError; what is left are pydantic's
+        # type/constraint messages, which describe the expected shape, not the input.
+        problems[key] = str(err["msg"])
+    return SettingsError(problems)
+
+
+S = TypeVar("S", bound=Settings)
+
+
+@overload
+def load_settings(**overrides: Any) -> Settings: ...
+@overload
+def load_settings(cls: type[S], /, **overrides: Any) -> S: ...
+def load_settings(cls: type[Settings] = Settings, /, **overrides: Any) -> Settings:
+    """Build settings of `cls` from the environment (plus `overrides` by field name).
+
+    Raises `SettingsError` (never pydantic's `ValidationError`) naming the offending keys.
+    """
+    return cls(**overrides)
