@@ -1,0 +1,219 @@
+"""Ack latency of tabular-parser while its worker processes are busy, against idle workers.
+
+The contract wants the ack (status processing) out before the file is read, and DESIGN.md wants
+acks never delayed by parsing: recognition runs in worker processes, the event loop only does
+I/O. This measures it on a real nats-server and a real (moto) S3, with the real recogniser:
+
+1. idle: probe requests (a tiny non-Excel object each) are published one at a time and the time
+   from publish to the ack on the result subject is recorded;
+2. busy: large workbooks are queued first so that every worker process is recognising, then the
+   same probes are published while they are.
+
+The report gives p50 / p99 of both and the busy/idle ratio (about 1 means parsing does not hold
+acks back). Run: `python benchmarks/bench_ack_latency.py` or `python -m benchmarks ack_latency`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a script: make the repository importable
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import nats
+import xlsxwriter
+from faststream import TestApp
+from nats.aio.client import Client as NatsClient
+from nats.aio.msg import Msg
+from pydantic import SecretStr
+
+from services.runtime.embedded import start_nats_server, start_s3_server
+from services.runtime.settings import S3Settings, load_settings
+from services.runtime.storage import S3Storage
+from services.tabular_parser.app import create_app
+from services.tabular_parser.settings import TabularParserSettings
+
+PROBES = 100
+LARGE_ROWS = 150_000
+# One core is left to the event loop, nats-server and moto: with every core parsing, the
+# figure would measure the OS scheduler, not whether parsing holds the event loop.
+PARSE_WORKERS = max(1, (os.cpu_count() or 2) - 1)
+LARGE_PER_WORKER = 2
+JOBS_IN_FLIGHT = PARSE_WORKERS * LARGE_PER_WORKER + PROBES
+MSG_ID = "Nats-Msg-Id"
+WAIT_SECONDS = 300.0  # a bound on any wait, so a broken run ends by itself
+
+
+def _large_workbook(rows: int) -> bytes:
+    """A plain data sheet big enough to keep a worker busy for a while."""
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True})
+    sheet = book.add_worksheet("Data")
+    for r in range(rows):
+        sheet.write_row(r, 0, [f"name {r}", r * 1.5, r * 2.25, "text", r, r + 1, r + 2, r + 3])
+    book.close()
+    return buffer.getvalue()
+
+
+def _request(bucket: str, key: str, file_type: str = "XLSX") -> dict[str, Any]:
+    return {
+        "schema_version": "1.0",
+        "job_id": str(uuid.uuid4()),
+        "file_id": str(uuid.uuid4()),
+        "pipeline": "tabular",
+        "file_type": file_type,
+        "original_name": key.rsplit("/", 1)[-1],
+        "s3": {"bucket": bucket, "key": key},
+        "reply_deadline": "2099-01-01T00:00:00Z",
+        "attempt": 1,
+    }
+
+
+class AckClock:
+    """Publish time of each request and arrival time of its ack / result."""
+
+    def __init__(self) -> None:
+        self.sent: dict[str, float] = {}
+        self.acked: dict[str, float] = {}
+        self.results: dict[str, float] = {}
+        self.changed = asyncio.Event()
+
+    async def on_message(self, msg: Msg) -> None:
+        now = time.perf_counter()
+        mid = (msg.headers or {}).get(MSG_ID, "")
+        kind, _, rest = mid.partition(":")
+        job = rest.rpartition(":")[0]
+        (self.acked if kind == "ack" else self.results)[job] = now
+        self.changed.set()
+
+    async def wait(self, jobs: list[str], table: dict[str, float]) -> None:
+        async with asyncio.timeout(WAIT_SECONDS):
+            while not all(job in table for job in jobs):
+                self.changed.clear()
+                await self.changed.wait()
+
+
+async def _publish(nc: NatsClient, subject: str, clock: AckClock, body: dict[str, Any]) -> None:
+    clock.sent[body["job_id"]] = time.perf_counter()
+    headers = {MSG_ID: f"{body['job_id']}:1"}
+    await nc.publish(subject, json.dumps(body).encode(), headers=headers)
+    await nc.flush()
+
+
+async def _probe(
+    nc: NatsClient, subject: str, clock: AckClock, bucket: str, key: str
+) -> list[float]:
+    """Publish probes one by one, each after the previous one's ack; latencies in ms."""
+    latencies = []
+    for _ in range(PROBES):
+        body = _request(bucket, key)
+        await _publish(nc, subject, clock, body)
+        await clock.wait([body["job_id"]], clock.acked)
+        latencies.append((clock.acked[body["job_id"]] - clock.sent[body["job_id"]]) * 1000)
+    return latencies
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def _run() -> str:
+    nats_server = start_nats_server()
+    s3_server = start_s3_server()
+    try:
+        s3_settings = S3Settings(
+            s3_endpoint_url=s3_server.endpoint_url,
+            s3_access_key=SecretStr("bench-access-key"),
+            s3_secret_key=SecretStr("bench-secret-key"),
+        )
+        suffix = uuid.uuid4().hex
+        settings = load_settings(
+            TabularParserSettings,
+            nats={
+                "nats_url": nats_server.url,
+                "nats_tabular_request_subject": f"bench.tabular.{suffix}",
+                "nats_image_request_subject": f"bench.image.{suffix}",
+                "nats_result_subject": f"bench.result.{suffix}",
+            },
+            s3=s3_settings.model_dump(),
+            jobs_in_flight=JOBS_IN_FLIGHT,
+            parse_workers=PARSE_WORKERS,
+        )
+        bucket = f"bench-{suffix[:12]}"
+        large = _large_workbook(LARGE_ROWS)
+        async with S3Storage(s3_settings) as s3:
+            await s3.ensure_bucket(bucket)
+            await s3.put_bytes(bucket, "uploads/probe.xlsx", b"not a workbook, answered fast")
+            await s3.put_bytes(bucket, "uploads/large.xlsx", large)
+
+        subject = settings.nats.nats_tabular_request_subject
+        clock = AckClock()
+        nc = await nats.connect(nats_server.url)
+        try:
+            await nc.subscribe(settings.nats.nats_result_subject, cb=clock.on_message)
+            await nc.flush()
+            app = create_app(settings)
+            async with TestApp(app):
+                await app.broker.connection.flush()  # type: ignore[union-attr]
+                # warm the worker processes so that start-up is not measured
+                warm = [_request(bucket, "uploads/probe.xlsx") for _ in range(PARSE_WORKERS)]
+                for body in warm:
+                    await _publish(nc, subject, clock, body)
+                await clock.wait([b["job_id"] for b in warm], clock.results)
+
+                idle = await _probe(nc, subject, clock, bucket, "uploads/probe.xlsx")
+
+                heavy = [
+                    _request(bucket, "uploads/large.xlsx")
+                    for _ in range(PARSE_WORKERS * LARGE_PER_WORKER)
+                ]
+                started = time.perf_counter()
+                for body in heavy:
+                    await _publish(nc, subject, clock, body)
+                await clock.wait([b["job_id"] for b in heavy], clock.acked)
+                busy = await _probe(nc, subject, clock, bucket, "uploads/probe.xlsx")
+                probes_done = time.perf_counter()
+                await clock.wait([b["job_id"] for b in heavy], clock.results)
+                first_heavy_result = min(clock.results[b["job_id"]] for b in heavy)
+        finally:
+            await nc.drain()
+    finally:
+        nats_server.stop()
+        s3_server.stop()
+
+    overlap = first_heavy_result > probes_done
+    lines = [
+        f"setup: PARSE_WORKERS={PARSE_WORKERS}, JOBS_IN_FLIGHT={JOBS_IN_FLIGHT}, "
+        f"{PROBES} probes, {len(heavy)} workbooks of {LARGE_ROWS} rows "
+        f"({len(large) / 1e6:.1f} MB) keeping the workers busy",
+        f"idle workers: ack p50 {_pct(idle, 0.5):.2f} ms, p99 {_pct(idle, 0.99):.2f} ms, "
+        f"mean {statistics.fmean(idle):.2f} ms",
+        f"busy workers: ack p50 {_pct(busy, 0.5):.2f} ms, p99 {_pct(busy, 0.99):.2f} ms, "
+        f"mean {statistics.fmean(busy):.2f} ms",
+        f"ratio busy/idle: p50 {_pct(busy, 0.5) / _pct(idle, 0.5):.2f}x, "
+        f"p99 {_pct(busy, 0.99) / _pct(idle, 0.99):.2f}x",
+        f"all busy probes acked before the first large workbook finished: {overlap} "
+        f"(probes took {(probes_done - started):.2f} s, first large result after "
+        f"{(first_heavy_result - started):.2f} s)",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> str:
+    """The report (for `python -m benchmarks`)."""
+    return asyncio.run(_run())
+
+
+if __name__ == "__main__":
+    print(main())

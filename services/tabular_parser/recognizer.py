@@ -1,0 +1,100 @@
+"""The tabular recogniser: Excel bytes → `Recognition`, in a sandboxed worker process.
+
+Steps, all in the child process (never on the event loop; calamine may abort a process on a
+hostile file): signature (not XLS / XLSX / XLSB → UNSUPPORTED_FORMAT), open the workbook (an
+Excel signature that cannot be read → UNREADABLE), then `analyse_workbook`. A child that dies,
+runs out of memory or time makes that one job UNREADABLE; the service goes on.
+
+`NullParser` is the «Срез 0» stub of spec 002: it answers NOT_IMPLEMENTED and is used only when
+a test passes it explicitly; the default recogniser is the real one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
+from services.runtime.sandbox import (
+    SandboxCrashed,
+    SandboxError,
+    SandboxMemoryError,
+    SandboxTimeout,
+)
+from services.tabular_parser.excel import Workbook, detect_format, load_workbook
+from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
+from services.tabular_parser.osv import recognize_osv
+
+__all__ = ["NullParser", "SandboxRunner", "TabularRecognizer", "analyse_workbook"]
+
+
+class SandboxRunner(Protocol):
+    """The part of `services.runtime.sandbox` used here: run `fn(*args)` in a worker process."""
+
+    async def run(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
+
+
+class NullParser:
+    """Spec 002 «Срез 0»: every acknowledged request ends in error NOT_IMPLEMENTED."""
+
+    async def recognize(self, data: bytes, job: Job) -> Recognition:
+        raise RecognitionFailed(ErrorCode.NOT_IMPLEMENTED, "the tabular parser is not implemented")
+
+
+class TabularRecognizer:
+    """The default recogniser of tabular-parser; recognition runs in `sandbox`."""
+
+    def __init__(self, sandbox: SandboxRunner) -> None:
+        self._sandbox = sandbox
+
+    async def recognize(self, data: bytes, job: Job) -> Recognition:
+        try:
+            result = await self._sandbox.run(recognise_bytes, data)
+        except SandboxTimeout as exc:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "reading the workbook took longer than allowed"
+            ) from exc
+        except SandboxMemoryError as exc:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "reading the workbook needed more memory than allowed"
+            ) from exc
+        except SandboxCrashed as exc:
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "the worker process reading the workbook died"
+            ) from exc
+        except SandboxError as exc:  # e.g. a Rust panic that cannot travel back as itself
+            raise RecognitionFailed(
+                ErrorCode.UNREADABLE, "the workbook could not be read by the worker process"
+            ) from exc
+        if not isinstance(result, Recognition):
+            msg = f"the worker returned {type(result).__name__}, not a Recognition"
+            raise TypeError(msg)
+        return result
+
+
+def recognise_bytes(data: bytes) -> Recognition:
+    """The child-process side: signature, open, analyse. Raises `RecognitionFailed`."""
+    if detect_format(data) is None:
+        raise RecognitionFailed(
+            ErrorCode.UNSUPPORTED_FORMAT, "not an Excel workbook (no XLS, XLSX or XLSB signature)"
+        )
+    try:
+        workbook = load_workbook(data)
+    except NotAWorkbook as exc:
+        raise RecognitionFailed(ErrorCode.UNSUPPORTED_FORMAT, str(exc)) from None
+    except UnreadableWorkbook as exc:
+        raise RecognitionFailed(ErrorCode.UNREADABLE, str(exc)) from None
+    return analyse_workbook(workbook)
+
+
+def analyse_workbook(workbook: Workbook) -> Recognition:
+    """The documents of an opened workbook.
+
+    For now trial balances only (services.tabular_parser.osv), one per sheet that is one;
+    statements join later. A workbook with no recognised document is an error: documents may
+    be empty only when status = error.
+    """
+    documents = [found.document for sheet in workbook.sheets if (found := recognize_osv(sheet))]
+    if not documents:
+        raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
+    return Recognition(documents=documents, group_schema="osv")

@@ -1,0 +1,647 @@
+"""tabular-parser in memory (TestNatsBroker) on the real moto S3: the contract's answer table
+and the scenarios of spec 002, with order, bodies (checked by the registry) and headers."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+import xlsxwriter
+from faststream import TestApp
+from faststream.nats import NatsBroker, NatsMessage, TestNatsBroker
+
+from services.contract import Kind
+from services.runtime.recognizer import ErrorCode, Recognizer
+from services.runtime.settings import S3Settings
+from services.runtime.storage import ObjectNotFound, S3Storage
+from services.tabular_parser.app import create_app
+from services.tabular_parser.recognizer import NullParser
+from services.tabular_parser.settings import TabularParserSettings
+
+from .osv._builder import osv_sheet
+from .osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
+from .wire._support import (
+    MSG_ID,
+    Events,
+    RecordingStorage,
+    StubRecognizer,
+    contract_errors,
+    request_body,
+    request_msg_id,
+    tabular_settings,
+)
+
+UPLOAD = b"PK\x03\x04 stand-in bytes; the stub recogniser does not read them"
+
+
+@dataclass
+class Harness:
+    """One app under TestNatsBroker with a watcher on the result subject."""
+
+    settings: TabularParserSettings
+    broker: Any
+    s3: S3Storage
+    bucket: str
+    events: Events
+    published: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    on_publish: Callable[[str], Awaitable[None]] | None = None
+
+    async def upload(self, data: bytes = UPLOAD, key: str | None = None) -> str:
+        key = key or f"uploads/{uuid.uuid4()}/file.xlsx"
+        await self.s3.put_bytes(self.bucket, key, data)
+        return key
+
+    async def new_request(self, **overrides: Any) -> dict[str, Any]:
+        return request_body(self.bucket, await self.upload(), **overrides)
+
+    async def send(self, body: dict[str, Any] | bytes, msg_id: str | None = "auto") -> None:
+        headers: dict[str, str] = {}
+        if msg_id == "auto" and isinstance(body, dict):
+            msg_id = request_msg_id(body)
+        if msg_id is not None and msg_id != "auto":
+            headers[MSG_ID] = msg_id
+        subject = self.settings.nats.nats_tabular_request_subject
+        await self.broker.publish(body, subject, headers=headers)
+
+    def ids(self) -> list[str]:
+        return [mid for mid, _ in self.published]
+
+
+@pytest.fixture
+async def s3(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
+    async with S3Storage(s3_settings) as storage:
+        yield storage
+
+
+@pytest.fixture
+def run_app(s3_settings: S3Settings, s3: S3Storage, bucket: str) -> Callable[..., Any]:
+    """`async with run_app(recognizer, **settings) as h:` — the app started in memory."""
+
+    @asynccontextmanager
+    async def run(
+        recognizer: Recognizer | None = None,
+        *,
+        real_parser: bool = False,
+        fail_result_publishes: int = 0,
+        **overrides: Any,
+    ) -> AsyncIterator[Harness]:
+        settings = tabular_settings(s3_settings, **overrides)
+        events = Events()
+        if recognizer is None and not real_parser:
+            recognizer = StubRecognizer()
+        app = create_app(settings, recognizer, storage=RecordingStorage(s3, events))
+        assert isinstance(app.broker, NatsBroker)
+        service_broker: NatsBroker = app.broker
+        harness = Harness(settings, None, s3, bucket, events)
+        failures = {"left": fail_result_publishes}
+
+        @service_broker.subscriber(settings.nats.nats_result_subject)
+        async def watch(body: dict[str, Any], msg: NatsMessage) -> None:
+            mid = msg.headers[MSG_ID]
+            if mid.startswith("result:") and failures["left"] > 0:
+                failures["left"] -= 1
+                events.add("publish.failed", mid)
+                raise ConnectionResetError("the first publish of the result is lost")
+            events.add("publish", mid)
+            harness.published.append((mid, body))
+            if harness.on_publish is not None:
+                await harness.on_publish(mid)
+
+        # Requests come from a plain broker, as from arm-core: the service's own broker
+        # insists on Nats-Msg-Id, and some requests here must arrive without one.
+        sender = NatsBroker()
+        async with TestNatsBroker(service_broker, sender) as (_, client), TestApp(app):
+            harness.broker = client
+            yield harness
+
+    return run
+
+
+def assert_envelope(body: dict[str, Any], request: dict[str, Any], status: str) -> None:
+    """A valid 2.0 envelope of this job with this status, from tabular-parser."""
+    assert contract_errors(Kind.RESULT_MESSAGE, body) == []
+    assert body["schema_version"] == "2.0"
+    assert body["job_id"] == request["job_id"]
+    assert body["file_id"] == request["file_id"]
+    assert body["status"] == status
+    assert body["service"]["name"] == "tabular-parser"
+    assert "group_schema" not in body
+
+
+def assert_error(body: dict[str, Any], request: dict[str, Any], code: ErrorCode) -> None:
+    assert_envelope(body, request, "error")
+    assert body["error"]["code"] == code.value
+    assert body["error"]["message"]
+    assert body["metrics"]["duration_ms"] >= 0
+    assert "result_s3" not in body
+
+
+def ack_id(request: dict[str, Any]) -> str:
+    return f"ack:{request['job_id']}:{request['attempt']}"
+
+
+def result_id(request: dict[str, Any]) -> str:
+    return f"result:{request['job_id']}:{request['attempt']}"
+
+
+# -- requests that cannot be answered ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"not json {",
+        b"[1, 2, 3]",
+        b'"a string"',
+        json.dumps({"file_id": str(uuid.uuid4()), "attempt": 1}).encode(),
+        json.dumps({"job_id": "not-a-uuid", "file_id": str(uuid.uuid4())}).encode(),
+        json.dumps({"job_id": 42}).encode(),
+    ],
+    ids=["not-json", "array", "string", "no-job-id", "job-id-not-uuid", "job-id-number"],
+)
+async def test_unreadable_request_gets_no_answer(
+    run_app: Callable[..., Any], body: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Not JSON / not an object / no uuid job_id: nothing published, a log line, dropped."""
+    caplog.set_level(logging.WARNING)
+    async with run_app() as h:
+        await h.send(body, msg_id=f"{uuid.uuid4()}:1")
+        assert h.published == []
+        assert h.events.kinds("s3.get") == []
+    assert any("request dropped" in r.getMessage() for r in caplog.records)
+
+
+# -- SCHEMA_MISMATCH --------------------------------------------------------------------------
+
+
+def _broken(request: dict[str, Any], how: str) -> dict[str, Any]:
+    body: dict[str, Any] = json.loads(json.dumps(request))
+    if how == "no-s3-key":
+        del body["s3"]["key"]
+    elif how == "unknown-file-type":
+        body["file_type"] = "DOCX"
+    elif how == "unknown-major":
+        body["schema_version"] = "2.0"
+    elif how == "other-pipeline":
+        body["pipeline"] = "image"
+    elif how == "bad-deadline":
+        body["reply_deadline"] = "tomorrow"
+    return body
+
+
+@pytest.mark.parametrize(
+    "how", ["no-s3-key", "unknown-file-type", "unknown-major", "other-pipeline", "bad-deadline"]
+)
+async def test_request_off_contract_gets_schema_mismatch_without_ack(
+    run_app: Callable[..., Any], how: str
+) -> None:
+    """Fails the schema / unknown MAJOR / the other pipeline, ids valid, job new: one error
+    SCHEMA_MISMATCH with `result:<job_id>:<attempt>`, no ack, no S3 read."""
+    async with run_app() as h:
+        request = await h.new_request(attempt=3)
+        await h.send(_broken(request, how))
+        assert h.ids() == [result_id(request)]
+        assert_error(h.published[0][1], request, ErrorCode.SCHEMA_MISMATCH)
+        assert h.events.kinds("s3.get") == []
+
+
+async def test_schema_mismatch_takes_the_attempt_from_the_request_msg_id(
+    run_app: Callable[..., Any],
+) -> None:
+    """OQ-71, tabular-parser: no attempt in the body → the attempt of the request's id."""
+    async with run_app() as h:
+        request = await h.new_request()
+        body = dict(request)
+        del body["attempt"]
+        await h.send(body, msg_id=f"{request['job_id']}:5")
+        assert h.ids() == [f"result:{request['job_id']}:5"]
+        assert_error(h.published[0][1], request, ErrorCode.SCHEMA_MISMATCH)
+
+
+@pytest.mark.parametrize("header", [None, "garbage", f"{uuid.uuid4()}:2"])
+async def test_schema_mismatch_without_any_attempt_gets_no_answer(
+    run_app: Callable[..., Any], header: str | None
+) -> None:
+    """OQ-71, tabular-parser: no attempt in the body and no request id of this job → silence."""
+    async with run_app() as h:
+        body = await h.new_request()
+        del body["attempt"]
+        await h.send(body, msg_id=header)
+        assert h.published == []
+
+
+async def test_schema_mismatch_with_bad_file_id_gets_no_answer(
+    run_app: Callable[..., Any],
+) -> None:
+    """An envelope needs a valid file_id: without one, nothing is published."""
+    async with run_app() as h:
+        body = await h.new_request(file_id="not-a-uuid")
+        await h.send(body)
+        assert h.published == []
+
+
+async def test_off_contract_repeat_of_a_job_in_work_or_done_gets_no_answer(
+    run_app: Callable[..., Any],
+) -> None:
+    """A request failing the schema for a job this process took: nothing published (its
+    SCHEMA_MISMATCH id would shadow the real result), neither in work nor once done."""
+    gate = asyncio.Event()
+    recognizer = StubRecognizer(gate=gate)
+    async with run_app(recognizer) as h:
+        request = await h.new_request()
+        first = asyncio.create_task(h.send(request))
+        await asyncio.wait_for(recognizer.started.wait(), 10)
+        await h.send(_broken(request, "no-s3-key"))  # in work
+        assert h.ids() == [ack_id(request)]
+        gate.set()
+        await first
+        await h.send(_broken(request, "unknown-file-type"))  # done
+        assert h.ids() == [ack_id(request), result_id(request)]
+
+
+# -- valid requests ---------------------------------------------------------------------------
+
+
+async def test_ack_comes_first_then_the_result_file_then_the_result(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """Spec 002 «Ack раньше результата»: ack processing before the S3 read, then the result
+    file is written, then the result envelope pointing at it, each with its Nats-Msg-Id."""
+    async with run_app() as h:
+        request = await h.new_request()
+        await h.send(request)
+
+        key = f"results/{request['file_id']}/{request['job_id']}/result.json"
+        assert h.events.items == [
+            ("publish", ack_id(request)),
+            ("s3.get", request["s3"]["key"]),
+            ("s3.put", key),
+            ("publish", result_id(request)),
+        ]
+        ack, result = h.published[0][1], h.published[1][1]
+        assert_envelope(ack, request, "processing")
+        assert set(ack) == {"schema_version", "job_id", "file_id", "status", "service"}
+
+        assert_envelope(result, request, "done")
+        assert result["result_s3"] == {"bucket": request["s3"]["bucket"], "key": key}
+        assert result["result_schema_version"] == "2.0"
+        stored = json.loads(await s3.get_bytes(h.bucket, key, 10_000_000))
+        assert contract_errors(Kind.RESULT, stored) == []
+        assert stored["status"] == result["status"]
+        assert stored["metrics"] == result["metrics"]
+        assert stored["metrics"]["duration_ms"] >= 0
+        assert stored["group_schema"] == "osv"
+        assert stored["documents"] == StubRecognizer().documents
+
+
+async def test_repeat_while_processing_gets_a_second_ack_and_one_result(
+    run_app: Callable[..., Any],
+) -> None:
+    """Spec 002 «Повторный запрос во время обработки»: a second ack, no second S3 read, one
+    result."""
+    gate = asyncio.Event()
+    recognizer = StubRecognizer(gate=gate)
+    async with run_app(recognizer) as h:
+        request = await h.new_request()
+        first = asyncio.create_task(h.send(request))
+        await asyncio.wait_for(recognizer.started.wait(), 10)
+        await h.send(request)
+        assert h.ids() == [ack_id(request), ack_id(request)]
+        gate.set()
+        await first
+        assert h.ids() == [ack_id(request), ack_id(request), result_id(request)]
+        assert len(h.events.kinds("s3.get")) == 1
+        assert len(recognizer.calls) == 1
+        for _, body in h.published[:2]:
+            assert_envelope(body, request, "processing")
+
+
+async def test_repeat_after_done_gets_an_ack_only(run_app: Callable[..., Any]) -> None:
+    """A valid repeat of a finished job: ack again, no S3 read, no second result."""
+    recognizer = StubRecognizer()
+    async with run_app(recognizer) as h:
+        request = await h.new_request()
+        await h.send(request)
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request), ack_id(request)]
+        assert len(h.events.kinds("s3.get")) == 1
+        assert len(recognizer.calls) == 1
+
+
+async def test_a_new_attempt_of_a_finished_job_is_processed(run_app: Callable[..., Any]) -> None:
+    """(D) a repeat is the same (job_id, attempt); the core's next attempt gets a result."""
+    recognizer = StubRecognizer()
+    async with run_app(recognizer) as h:
+        request = await h.new_request()
+        await h.send(request)
+        second = {**request, "attempt": 2}
+        await h.send(second)
+        assert h.ids() == [
+            ack_id(request),
+            result_id(request),
+            ack_id(second),
+            result_id(second),
+        ]
+        assert len(recognizer.calls) == 2
+
+
+async def test_missing_object_is_file_read_error_after_the_ack(
+    run_app: Callable[..., Any],
+) -> None:
+    """(D) the S3 object is missing: ack, then error FILE_READ_ERROR."""
+    async with run_app() as h:
+        request = request_body(h.bucket, "uploads/nothing/here.xlsx")
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.FILE_READ_ERROR)
+        assert h.events.kinds("s3.put") == []
+
+
+async def test_object_above_the_size_cap_is_file_read_error(run_app: Callable[..., Any]) -> None:
+    """MAX_OBJECT_BYTES caps the read: a larger object ends in FILE_READ_ERROR, unrecognised."""
+    recognizer = StubRecognizer()
+    async with run_app(recognizer, max_object_bytes=16) as h:
+        request = await h.new_request()
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.FILE_READ_ERROR)
+        assert recognizer.calls == []
+
+
+async def test_object_deleted_when_the_ack_arrives_proves_the_read_follows_the_ack(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """Black-box order check: the object is deleted the moment the ack is delivered, so the
+    job ends in FILE_READ_ERROR only because S3 is read after the ack."""
+    async with run_app() as h:
+        request = await h.new_request()
+
+        async def delete_on_ack(mid: str) -> None:
+            if mid == ack_id(request):
+                await s3.client.delete_object(Bucket=h.bucket, Key=request["s3"]["key"])
+
+        h.on_publish = delete_on_ack
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.FILE_READ_ERROR)
+        with pytest.raises(ObjectNotFound):
+            await s3.get_bytes(h.bucket, request["s3"]["key"], 100)
+
+
+@pytest.mark.parametrize("file_type", ["PDF", "PNG", "JPG"])
+async def test_file_type_of_the_image_pipeline_is_unsupported_after_the_ack(
+    run_app: Callable[..., Any], file_type: str
+) -> None:
+    """(D) a valid request whose file type tabular-parser does not handle: ack, then error
+    UNSUPPORTED_FORMAT, without reading S3."""
+    recognizer = StubRecognizer()
+    async with run_app(recognizer) as h:
+        request = await h.new_request(file_type=file_type)
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.UNSUPPORTED_FORMAT)
+        assert h.events.kinds("s3.get") == []
+        assert recognizer.calls == []
+
+
+async def test_null_parser_answers_not_implemented(run_app: Callable[..., Any]) -> None:
+    """Spec 002 «Запрос с заглушкой парсера»: ack, then error NOT_IMPLEMENTED with the request's
+    ids and duration_ms >= 0; no result file."""
+    async with run_app(NullParser()) as h:
+        request = await h.new_request()
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.NOT_IMPLEMENTED)
+        assert h.events.kinds("s3.put") == []
+
+
+async def test_unexpected_recogniser_failure_is_unknown_error_and_service_goes_on(
+    run_app: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Any unexpected exception → UNKNOWN_ERROR with a log line; the next request still works."""
+    failing = StubRecognizer(error=ZeroDivisionError("boom"))
+    async with run_app(failing) as h:
+        request = await h.new_request()
+        await h.send(request)
+        assert_error(h.published[-1][1], request, ErrorCode.UNKNOWN_ERROR)
+        failing.error = None
+        other = await h.new_request()
+        await h.send(other)
+        assert_envelope(h.published[-1][1], other, "done")
+    assert any(r.exc_info and r.levelno >= logging.ERROR for r in caplog.records)
+
+
+async def test_no_document_is_an_error(run_app: Callable[..., Any]) -> None:
+    """Documents may be empty only when status = error: an empty recognition is
+    RECOGNITION_FAILED, and its file warnings travel in metrics.warnings."""
+    warning = {
+        "code": "SHEET_OTHER",
+        "severity": "info",
+        "message": "sheet «Справка» is none of the known documents",
+        "locator": {"sheet": "Справка"},
+    }
+    async with run_app(StubRecognizer(documents=[], warnings=[warning])) as h:
+        request = await h.new_request()
+        await h.send(request)
+        body = h.published[-1][1]
+        assert_error(body, request, ErrorCode.RECOGNITION_FAILED)
+        assert body["metrics"]["warnings"] == [warning]
+
+
+async def test_file_warning_of_severity_error_makes_needs_check_in_file_and_envelope(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """File-level warnings go to the envelope's metrics.warnings too, and the envelope's status
+    equals the result file's (needs_check here)."""
+    warning = {
+        "code": "TABLE_PARSE_FAILED",
+        "severity": "error",
+        "message": "sheet «Лист2» could not be parsed",
+        "locator": {"sheet": "Лист2"},
+    }
+    async with run_app(StubRecognizer(warnings=[warning])) as h:
+        request = await h.new_request()
+        await h.send(request)
+        body = h.published[-1][1]
+        assert_envelope(body, request, "needs_check")
+        assert body["metrics"]["warnings"] == [warning]
+        stored = json.loads(await s3.get_bytes(h.bucket, body["result_s3"]["key"], 10_000_000))
+        assert contract_errors(Kind.RESULT, stored) == []
+        assert stored["status"] == "needs_check"
+
+
+async def test_results_bucket_setting_chooses_where_the_result_file_goes(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """OPENBAO__S3__S3_RESULTS_BUCKET set: the result file goes there, result_s3 says so."""
+    results = f"results-{uuid.uuid4().hex[:12]}"
+    await s3.ensure_bucket(results)
+    async with run_app(s3={**_s3_dump(s3), "s3_results_bucket": results}) as h:
+        request = await h.new_request()
+        await h.send(request)
+        body = h.published[-1][1]
+        assert body["result_s3"]["bucket"] == results
+        stored = json.loads(await s3.get_bytes(results, body["result_s3"]["key"], 10_000_000))
+        assert stored["job_id"] == request["job_id"]
+
+
+def _s3_dump(s3: S3Storage) -> dict[str, Any]:
+    settings: S3Settings = s3._settings
+    return settings.model_dump()
+
+
+async def test_result_publish_failing_once_is_retried_with_the_same_msg_id(
+    run_app: Callable[..., Any],
+) -> None:
+    """Spec 002 «Повтор публикации»: the first result publish fails with a connection error,
+    the second succeeds: one result with the same Nats-Msg-Id, no second processing."""
+    recognizer = StubRecognizer()
+    async with run_app(recognizer, fail_result_publishes=1) as h:
+        request = await h.new_request()
+        await h.send(request)
+        assert h.events.kinds("publish.failed") == [result_id(request)]
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert len(recognizer.calls) == 1
+        assert len(h.events.kinds("s3.get")) == 1
+
+
+async def test_exhausted_publish_retries_log_and_the_service_goes_on(
+    run_app: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """All 1 + PUBLISH_RETRIES attempts fail: an error line, and the next job is served."""
+    caplog.set_level(logging.WARNING)
+    async with run_app(fail_result_publishes=3, publish_retries=2) as h:
+        request = await h.new_request()
+        await h.send(request)
+        assert h.ids() == [ack_id(request)]
+        other = await h.new_request()
+        await h.send(other)
+        assert h.ids()[-1] == result_id(other)
+    assert any("giving up" in r.getMessage() for r in caplog.records)
+
+
+# -- the real parser (sandboxed worker processes) ---------------------------------------------
+
+
+def _osv_workbook() -> bytes:
+    """A small 1C trial balance (laid out by the ОСВ tests' builder) written as a real .xlsx."""
+    sheet = osv_sheet(GENERAL_ROWS, GENERAL_TOTAL).sheet
+    buffer = io.BytesIO()
+    book = xlsxwriter.Workbook(buffer, {"in_memory": True, "strings_to_numbers": False})
+    out = book.add_worksheet(sheet.name)
+    for row, level in sheet.outline_levels.items():
+        out.set_row(row, None, None, {"level": level})
+    for r, values in enumerate(sheet.rows):
+        for c, value in enumerate(values):
+            if value is not None:
+                out.write(r, c, value)
+    for m in sheet.merged:
+        corner = sheet.cell(m.first_row, m.first_col)
+        out.merge_range(m.first_row, m.first_col, m.last_row, m.last_col, corner)
+    book.close()
+    return buffer.getvalue()
+
+
+async def test_real_parser_rejects_an_object_that_is_not_a_workbook(
+    run_app: Callable[..., Any],
+) -> None:
+    """Spec 002 «Запрос с реальным парсером»: the object has no XLS/XLSX/XLSB signature (a PDF
+    named .xlsx) → ack, then error UNSUPPORTED_FORMAT; no result file."""
+    async with run_app(real_parser=True) as h:
+        request = request_body(h.bucket, await h.upload(b"%PDF-1.7\n%\xe2\xe3\n1 0 obj\n"))
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.UNSUPPORTED_FORMAT)
+        assert h.events.kinds("s3.put") == []
+
+
+async def test_real_parser_reports_a_damaged_workbook_as_unreadable(
+    run_app: Callable[..., Any],
+) -> None:
+    """Spec 002: a workbook cut in half (an XLSX signature that cannot be opened) → ack, then
+    error UNREADABLE."""
+    whole = _osv_workbook()
+    async with run_app(real_parser=True) as h:
+        request = request_body(h.bucket, await h.upload(whole[: len(whole) // 2]))
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert_error(h.published[1][1], request, ErrorCode.UNREADABLE)
+
+
+async def test_real_parser_recognises_a_trial_balance(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """Spec 002: a correct ОСВ in the same flow gives done: a schema-valid result file with one
+    OSV document, then the envelope pointing at it."""
+    async with run_app(real_parser=True) as h:
+        request = request_body(h.bucket, await h.upload(_osv_workbook()))
+        await h.send(request)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        body = h.published[1][1]
+        assert_envelope(body, request, "done")
+        stored = json.loads(await s3.get_bytes(h.bucket, body["result_s3"]["key"], 10_000_000))
+        assert contract_errors(Kind.RESULT, stored) == []
+        assert [d["document_type"] for d in stored["documents"]] == ["OSV"]
+        assert stored["group_schema"] == "osv"
+
+
+# -- start-up, /healthcheck, AsyncAPI ---------------------------------------------------------
+
+
+async def test_start_logs_the_subjects_in_use(
+    run_app: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """At start the service logs the two subjects it uses (and not the image one)."""
+    caplog.set_level(logging.INFO)
+    async with run_app() as h:
+        nats = h.settings.nats
+    lines = [r.getMessage() for r in caplog.records if "uses NATS subjects" in r.getMessage()]
+    assert lines == [
+        f"tabular-parser uses NATS subjects: tabular_request={nats.nats_tabular_request_subject}, "
+        f"result={nats.nats_result_subject}"
+    ]
+
+
+async def test_healthcheck_serves_the_subjects_without_nats(s3_settings: S3Settings) -> None:
+    """GET /healthcheck answers 200 with subjects {tabular_request, result} even though the
+    broker never connected, and holds no credential."""
+    settings = tabular_settings(s3_settings)
+    app = create_app(settings, NullParser())
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://service") as http:
+        response = await http.get("/healthcheck")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["service"] == "tabular-parser"
+    assert body["subjects"] == {
+        "tabular_request": settings.nats.nats_tabular_request_subject,
+        "result": settings.nats.nats_result_subject,
+    }
+    assert body["nats"] != "connected"
+
+
+def test_asyncapi_shows_the_contract_payloads(s3_settings: S3Settings) -> None:
+    """The raw-bytes handler still documents the real payloads: the request schema v1 on the
+    request subject (queue group tabular-parser) and the result envelope v2 on the result one."""
+    settings = tabular_settings(s3_settings)
+    spec = create_app(settings, NullParser()).schema.to_specification().to_jsonable()
+    channels = {c["address"]: c for c in spec["channels"].values()}
+    request_channel = channels[settings.nats.nats_tabular_request_subject]
+    assert request_channel["bindings"]["nats"]["queue"] == "tabular-parser"
+    assert settings.nats.nats_result_subject in channels
+
+    schemas = spec["components"]["schemas"]
+    request = next(s for name, s in schemas.items() if name.startswith("tabular-request"))
+    assert {"job_id", "file_id", "pipeline", "s3", "attempt"} <= set(request["properties"])
+    assert request["properties"]["s3"]["required"] == ["bucket", "key"]  # $defs inlined
+    assert "$ref" not in json.dumps(request)
+    assert "RecognitionResultMessage" in schemas
