@@ -16,6 +16,8 @@ from typing import Any, Literal, Protocol
 
 __all__ = [
     "ErrorCode",
+    "FileStatus",
+    "GroupSchema",
     "Job",
     "Recognition",
     "RecognitionFailed",

@@ -14,7 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
+from services.runtime.recognizer import (
+    ErrorCode,
+    GroupSchema,
+    Job,
+    Recognition,
+    RecognitionFailed,
+)
 from services.runtime.sandbox import (
     SandboxCrashed,
     SandboxError,
@@ -23,7 +29,9 @@ from services.runtime.sandbox import (
 )
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
+from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.osv import recognize_osv
+from services.tabular_parser.statements import SheetFailure, recognize_statements
 
 __all__ = ["NullParser", "SandboxRunner", "TabularRecognizer", "analyse_workbook"]
 
@@ -88,13 +96,51 @@ def recognise_bytes(data: bytes) -> Recognition:
 
 
 def analyse_workbook(workbook: Workbook) -> Recognition:
-    """The documents of an opened workbook.
+    """The documents of an opened workbook: trial balances and statements, sheet by sheet.
 
-    For now trial balances only (services.tabular_parser.osv), one per sheet that is one;
-    statements join later. A workbook with no recognised document is an error: documents may
-    be empty only when status = error.
+    A sheet that is an ОСВ becomes an osvDocument; the other sheets go to the statements
+    recogniser, which may join an актив and a пассив sheet into one BALANCE. A sheet that is
+    neither is the file warning SHEET_OTHER; a sheet whose recognition raised is
+    TABLE_PARSE_FAILED while the others go on. A workbook with no document at all is an error
+    (documents may be empty only when status = error).
     """
-    documents = [found.document for sheet in workbook.sheets if (found := recognize_osv(sheet))]
+    order = {sheet.name: index for index, sheet in enumerate(workbook.sheets)}
+    placed: list[tuple[int, dict[str, Any]]] = []
+    failed: list[dict[str, Any]] = []
+    rest: list[Sheet] = []
+    for sheet in workbook.sheets:
+        try:
+            found = recognize_osv(sheet)
+        except Exception as exc:  # one broken sheet must not stop the others
+            failed.append(SheetFailure(sheet.name, type(exc).__name__, str(exc)).warning())
+            continue
+        if found is None:
+            rest.append(sheet)
+        else:
+            placed.append((order[sheet.name], found.document))
+    has_osv = bool(placed)
+    statements = recognize_statements(rest)
+    placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)
+    warnings = failed + statements.file_warnings()
+    documents = [doc for _, doc in sorted(placed, key=lambda item: item[0])]
     if not documents:
-        raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
-    return Recognition(documents=documents, group_schema="osv")
+        sheets = ", ".join(f"«{sheet.name}»" for sheet in workbook.sheets) or "none"
+        raise RecognitionFailed(
+            ErrorCode.RECOGNITION_FAILED,
+            f"no trial balance or financial statement recognised (sheets: {sheets})",
+        )
+    has_statements = bool(statements.documents)
+    group: GroupSchema = "mixed" if has_osv and has_statements else "osv" if has_osv else "rsbu"
+    return Recognition(
+        documents=documents,
+        warnings=warnings,
+        group_schema=group,
+        statements_version=statements.statements_version if has_statements else None,
+    )
+
+
+def _first_sheet_index(document: dict[str, Any], order: dict[str, int]) -> int:
+    locator = document.get("locator")
+    first = locator[0] if isinstance(locator, list) and locator else locator
+    sheet = first.get("sheet") if isinstance(first, dict) else None
+    return order.get(sheet, len(order)) if isinstance(sheet, str) else len(order)
