@@ -65,6 +65,7 @@ __all__ = [
     "attempt_from_body_or_header",
     "attempt_from_body_or_one",
     "contract_request_problems",
+    "result_file",
     "result_key",
 ]
 
@@ -126,6 +127,29 @@ class ProtocolConfig:
 def result_key(job: Job) -> str:
     """Where the result file of a job lives (spec 001)."""
     return f"results/{job.file_id}/{job.job_id}/result.json"
+
+
+def result_file(
+    job: Job, recognition: Recognition, service: ServiceInfo, duration_ms: int
+) -> dict[str, Any]:
+    """The 2.0 result file of a recognition (spec 001 «Файл результата»).
+
+    Shared by the protocol and the local `parse` commands, so a file recognised on a laptop is
+    the same document the service would write.
+    """
+    service_body: dict[str, Any] = {"name": service.name, "version": service.version}
+    if recognition.statements_version is not None:
+        service_body["statements_version"] = recognition.statements_version
+    return {
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "job_id": str(job.job_id),
+        "file_id": str(job.file_id),
+        "status": recognition.status,
+        "service": service_body,
+        "group_schema": recognition.group_schema,
+        "documents": recognition.documents,
+        "metrics": {"duration_ms": duration_ms, "warnings": recognition.warnings},
+    }
 
 
 def contract_request_problems(body: dict[str, Any]) -> list[str]:
@@ -349,24 +373,8 @@ class RequestProtocol:
     ) -> dict[str, Any]:
         bucket = self.config.results_bucket or job.bucket
         key = result_key(job)
-        status = recognition.status
-        metrics = {"duration_ms": self._elapsed_ms(started), "warnings": recognition.warnings}
-        service: dict[str, Any] = {
-            "name": self.config.service.name,
-            "version": self.config.service.version,
-        }
-        if recognition.statements_version is not None:
-            service["statements_version"] = recognition.statements_version
-        result = {
-            "schema_version": RESULT_SCHEMA_VERSION,
-            "job_id": str(job.job_id),
-            "file_id": str(job.file_id),
-            "status": status,
-            "service": service,
-            "group_schema": recognition.group_schema,
-            "documents": recognition.documents,
-            "metrics": metrics,
-        }
+        result = result_file(job, recognition, self.config.service, self._elapsed_ms(started))
+        status, metrics = result["status"], result["metrics"]
         try:
             await self._storage.put_json(bucket, key, result)
         except StorageError as exc:
