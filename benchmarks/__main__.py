@@ -42,7 +42,9 @@ def main(argv: list[str]) -> int:
     names = argv or sorted(p.stem.removeprefix("bench_") for p in _HERE.glob("bench_*.py"))
     out_dir = _HERE / "results"
     out_dir.mkdir(exist_ok=True)
-    header = f"date: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}\nmachine: {_machine()}\n"
+    header = (
+        f"date: {dt.datetime.now(dt.UTC).isoformat(timespec='seconds')}\nmachine: {_machine()}\n"
+    )
     failed = 0
     for name in names:
         module = importlib.import_module(f"benchmarks.bench_{name}")

@@ -102,5 +102,5 @@ def quote_sheet_name(name: str) -> str:
 
 def _looks_like_cell_ref(name: str) -> bool:
     letters = name.rstrip("0123456789")
-    digits = name[len(letters):]
+    digits = name[len(letters) :]
     return bool(digits) and 1 <= len(letters) <= 3 and letters.isascii() and letters.isalpha()
