@@ -8,6 +8,7 @@ from __future__ import annotations
 from services.arm_core.exceptions import (
     ApiProblem,
     ArmCoreError,
+    MappingError,
     NotFound,
     PublishFailed,
     Unavailable,
@@ -15,6 +16,7 @@ from services.arm_core.exceptions import (
 )
 from services.arm_core.intake import FinalResultHandler, Intake, IntakeOutcome, record_final_status
 from services.arm_core.relay import OutboxRelay, RelayPass, request_body
+from services.arm_core.results import ResultFileHandler, ResultReader, S3ResultReader
 from services.arm_core.settings import CoreSettings
 from services.arm_core.sweeper import DeadlineSweeper
 
@@ -26,10 +28,14 @@ __all__ = [
     "FinalResultHandler",
     "Intake",
     "IntakeOutcome",
+    "MappingError",
     "NotFound",
     "OutboxRelay",
     "PublishFailed",
     "RelayPass",
+    "ResultFileHandler",
+    "ResultReader",
+    "S3ResultReader",
     "Unavailable",
     "UploadRejected",
     "record_final_status",

@@ -9,16 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.contract import Kind, validate
+from services.contract import Kind, Registry, default_registry
 
 __all__ = ["envelope_problems", "request_problems"]
 
 
-def request_problems(body: dict[str, Any]) -> list[str]:
+def request_problems(body: dict[str, Any], registry: Registry | None = None) -> list[str]:
     """Why a request body fails the request schema (empty when it passes)."""
-    return [str(error) for error in validate(Kind.REQUEST, body)]
+    return [str(error) for error in (registry or default_registry()).validate(Kind.REQUEST, body)]
 
 
-def envelope_problems(body: dict[str, Any]) -> list[str]:
-    """Why a result envelope fails the schema of its own MAJOR (empty when it passes)."""
-    return [str(error) for error in validate(Kind.RESULT_MESSAGE, body)]
+def envelope_problems(body: dict[str, Any], registry: Registry | None = None) -> list[str]:
+    """Why a result envelope fails the schema of its own MAJOR (empty when it passes).
+
+    `registry` defaults to the process-wide one; a core may be given another (one that knows
+    fewer MAJORs, in tests of the transition).
+    """
+    registry = registry or default_registry()
+    return [str(error) for error in registry.validate(Kind.RESULT_MESSAGE, body)]

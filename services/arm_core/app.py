@@ -28,13 +28,15 @@ from services.arm_core._periodic import PeriodicTask
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
-from services.arm_core.intake import FinalResultHandler, Intake, record_final_status
+from services.arm_core.intake import FinalResultHandler, Intake
 from services.arm_core.problems import install_problem_handlers
 from services.arm_core.relay import OutboxRelay
+from services.arm_core.results import ResultFileHandler, S3ResultReader
 from services.arm_core.routes import ApiDeps, build_api_router
 from services.arm_core.settings import CoreSettings
 from services.arm_core.sweeper import DeadlineSweeper
 from services.arm_core.uploads import UploadService
+from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
 from services.runtime.health import HEALTHCHECK_PATH, health_payload, log_subjects, nats_state
 from services.runtime.messaging import (
@@ -114,13 +116,16 @@ def _request_publisher(broker: NatsBroker, settings: CoreSettings) -> Any:
 def create_app(
     settings: CoreSettings | None = None,
     *,
-    on_final: FinalResultHandler = record_final_status,
+    on_final: FinalResultHandler | None = None,
     run_background: bool = True,
+    registry: Registry | None = None,
 ) -> CoreApp:
     """Build the core from settings (the environment by default).
 
-    `on_final` closes a job with a done / needs_check result (the result-file mapping plugs in
-    here). `run_background=False` leaves the relay and the sweeper stopped (tests drive them).
+    `on_final` closes a job with a done / needs_check result; by default the result file is
+    read from S3, validated by its MAJOR, mapped and stored (`ResultFileHandler`).
+    `registry` is the contract registry (the process-wide one by default).
+    `run_background=False` leaves the relay and the sweeper stopped (tests drive them).
     """
     settings = settings or load_settings(CoreSettings)
     engine = create_engine(settings.db.url)
@@ -143,7 +148,10 @@ def create_app(
         max_bytes=settings.upload_max_bytes,
         on_queued=relay_task.wake,
     )
-    intake = Intake(sessions, on_final=on_final)
+    if on_final is None:
+        reader = S3ResultReader(storage, max_bytes=settings.result_max_bytes)
+        on_final = ResultFileHandler(reader, registry=registry)
+    intake = Intake(sessions, on_final=on_final, registry=registry)
     core = CoreRuntime(
         settings=settings,
         engine=engine,

@@ -6,7 +6,8 @@ ArmCoreError
 │   ├── UploadRejected  the upload is not acceptable (4xx)
 │   ├── NotFound        no such file or job (404)
 │   └── Unavailable     a dependency (S3, database) failed (503)
-└── PublishFailed       the relay could not hand a request to NATS (retried later)
+├── PublishFailed       the relay could not hand a request to NATS (retried later)
+└── MappingError        a result file the core cannot take (the job closes in error)
 ```
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 __all__ = [
     "ApiProblem",
     "ArmCoreError",
+    "MappingError",
     "NotFound",
     "PublishFailed",
     "Unavailable",
@@ -76,3 +78,14 @@ class PublishFailed(ArmCoreError):
         super().__init__(f"could not publish job {job_id} to {subject}")
         self.job_id = job_id
         self.subject = subject
+
+
+class MappingError(ArmCoreError):
+    """A result file fails its contract or cannot be read or mapped; never retried.
+
+    `reason` is what the job records in metrics.mapping_error.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

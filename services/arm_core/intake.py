@@ -3,10 +3,12 @@
 Each message is checked against the envelope schema of its own MAJOR (1 or 2), then:
 - `processing` (the ack): published → processing, with started_at and the service;
 - `error`: published | processing → error with the service's error code and message;
-- `done` / `needs_check`: handed to the `FinalResultHandler` — for now it only records the
-  status; the result-file mapping plugs in there.
-A result whose Nats-Msg-Id equals the job's result_msg_id is a duplicate and changes nothing; the
-guarded transitions make any late or repeated message a no-op. An envelope that fails its
+- `done` / `needs_check`: handed to the `FinalResultHandler`; the app plugs in
+  `results.ResultFileHandler` (read, validate, map and store the result file), while
+  `record_final_status` (the default here) records the status alone.
+A result whose Nats-Msg-Id equals the job's result_msg_id is a duplicate and changes nothing; a
+message whose Nats-Msg-Id (`ack:` / `result:<job_id>:<attempt>`) names another attempt than the
+job's is stale and ignored; the guarded transitions make any late or repeated message a no-op. An envelope that fails its
 schema (an unknown MAJOR included) closes the job in error with `metrics.mapping_error`; it is
 not retried. A message without a usable job_id cannot be tied to anything and is dropped.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import uuid
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -26,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core._contract import envelope_problems
 from services.arm_core.db.models import JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
+from services.contract import Registry
 from services.runtime.messaging import MSG_ID_HEADER
 
 __all__ = [
@@ -34,12 +38,15 @@ __all__ = [
     "Intake",
     "IntakeOutcome",
     "record_final_status",
+    "service_values",
 ]
 
 MAPPING_ERROR = "MAPPING_ERROR"
 """error_code of a job closed because its result did not pass the contract."""
 
 log = logging.getLogger("services.arm_core.intake")
+
+_ANSWER_MSG_ID = re.compile(r"^(?:ack|result):(?P<job>[^:]+):(?P<attempt>[0-9]+)$")
 
 
 class IntakeOutcome(StrEnum):
@@ -49,6 +56,7 @@ class IntakeOutcome(StrEnum):
     FINISHED = "finished"
     INVALID = "invalid"
     DUPLICATE = "duplicate"
+    STALE = "stale"
     IGNORED = "ignored"
     UNKNOWN_JOB = "unknown_job"
     DROPPED = "dropped"
@@ -86,11 +94,12 @@ async def record_final_status(
         status=JobStatus(envelope["status"]),
         result_msg_id=result_msg_id,
         now=now,
-        values=_service_values(job, envelope),
+        values=service_values(job, envelope),
     )
 
 
-def _service_values(job: RecognitionJob, envelope: Mapping[str, Any]) -> dict[str, Any]:
+def service_values(job: RecognitionJob, envelope: Mapping[str, Any]) -> dict[str, Any]:
+    """The job columns a final envelope fills: the service (kept from the ack) and metrics."""
     service = envelope.get("service") or {}
     values: dict[str, Any] = {
         "service_name": job.service_name or service.get("name"),
@@ -110,10 +119,12 @@ class Intake:
         *,
         on_final: FinalResultHandler = record_final_status,
         clock: Callable[[], dt.datetime] = utcnow,
+        registry: Registry | None = None,
     ) -> None:
         self._sessions = sessions
         self._on_final = on_final
         self._clock = clock
+        self._registry = registry
 
     async def handle(self, body: bytes, headers: Mapping[str, str]) -> IntakeOutcome:
         """Apply one raw message; never raises for bad input (only for database failures)."""
@@ -138,6 +149,14 @@ class Intake:
             if msg_id is not None and job.result_msg_id == msg_id:
                 log.info("job %s: duplicate result %s ignored", job_id, msg_id)
                 return IntakeOutcome.DUPLICATE
+            if _is_stale(msg_id, job):
+                log.warning(
+                    "job %s: message %s is for another attempt than %d; ignored",
+                    job_id,
+                    msg_id,
+                    job.attempt,
+                )
+                return IntakeOutcome.STALE
             return await self._apply(session, job, envelope, msg_id)
 
     async def _apply(
@@ -148,7 +167,7 @@ class Intake:
         msg_id: str | None,
     ) -> IntakeOutcome:
         now = self._clock()
-        problems = envelope_problems(envelope)
+        problems = envelope_problems(envelope, self._registry)
         if not problems and _uuid(envelope.get("file_id")) != job.file_id:
             problems = ["file_id does not match the job's file"]
         if problems:
@@ -189,7 +208,7 @@ class Intake:
                 result_msg_id=msg_id,
                 now=now,
                 values={
-                    **_service_values(job, envelope),
+                    **service_values(job, envelope),
                     "error_code": str(error["code"]),
                     "error_message": str(error["message"]),
                 },
@@ -199,6 +218,14 @@ class Intake:
         if moved:
             log.info("job %s: closed with %s", job.id, status)
         return IntakeOutcome.FINISHED if moved else IntakeOutcome.IGNORED
+
+
+def _is_stale(msg_id: str | None, job: RecognitionJob) -> bool:
+    """Whether the Nats-Msg-Id names this job with another attempt (an earlier request's answer)."""
+    match = _ANSWER_MSG_ID.match(msg_id or "")
+    if match is None or _uuid(match.group("job")) != job.id:
+        return False
+    return int(match.group("attempt")) != job.attempt
 
 
 def _uuid(value: object) -> uuid.UUID | None:

@@ -5,20 +5,25 @@ from __future__ import annotations
 import uuid
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, File, Query, Request, UploadFile
+from fastapi import APIRouter, File, Query, UploadFile
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import selectinload
 
+from services.arm_core._api_deps import ApiDeps, Deps
 from services.arm_core.db.models import RecognitionJob, StoredFile
+from services.arm_core.document_routes import build_document_router
 from services.arm_core.exceptions import NotFound, UploadRejected
 from services.arm_core.problems import PROBLEM_JSON
-from services.arm_core.schemas import FileOut, FilePage, JobOut, S3Location, UploadOut
-from services.arm_core.uploads import UploadService
+from services.arm_core.schemas import (
+    API_PREFIX,
+    FileOut,
+    FilePage,
+    JobOut,
+    S3Location,
+    UploadOut,
+)
 
 __all__ = ["API_PREFIX", "ApiDeps", "build_api_router"]
-
-API_PREFIX = "/api/v1"
 _READ_CHUNK = 1024 * 1024
 
 _PROBLEMS: dict[int | str, dict[str, object]] = {
@@ -32,23 +37,6 @@ _PROBLEMS: dict[int | str, dict[str, object]] = {
         503: "Storage or the database is unavailable",
     }.items()
 }
-
-
-class ApiDeps:
-    """What the routes need, looked up on the application state (`app.state.api_deps`)."""
-
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], uploads: UploadService) -> None:
-        self.sessions = sessions
-        self.uploads = uploads
-
-
-def _deps(request: Request) -> ApiDeps:
-    deps = request.app.state.api_deps
-    assert isinstance(deps, ApiDeps)  # set by create_app
-    return deps
-
-
-Deps = Annotated[ApiDeps, Depends(_deps)]
 
 
 async def _read_limited(upload: UploadFile, max_bytes: int) -> bytes:
@@ -143,4 +131,5 @@ def build_api_router() -> APIRouter:
             raise NotFound("job", job_id)
         return JobOut.of(job)
 
+    router.include_router(build_document_router())
     return router

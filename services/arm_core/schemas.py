@@ -10,7 +10,33 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from services.arm_core.db.models import RecognitionJob, StoredFile
 
-__all__ = ["FileOut", "FilePage", "JobOut", "S3Location", "UploadOut"]
+__all__ = [
+    "API_PREFIX",
+    "DocumentList",
+    "DocumentOut",
+    "DocumentSummary",
+    "FileOut",
+    "FilePage",
+    "JobOut",
+    "OsvRowPage",
+    "S3Location",
+    "UploadOut",
+    "document_url",
+    "documents_url",
+]
+
+API_PREFIX = "/api/v1"
+
+
+def documents_url(file_id: uuid.UUID, job_id: uuid.UUID | None = None) -> str:
+    """Where the documents of a file (of one job, when given) are listed."""
+    url = f"{API_PREFIX}/files/{file_id}/documents"
+    return url if job_id is None else f"{url}?job_id={job_id}"
+
+
+def document_url(document_id: uuid.UUID) -> str:
+    """Where one document is read."""
+    return f"{API_PREFIX}/documents/{document_id}"
 
 
 class S3Location(BaseModel):
@@ -47,6 +73,7 @@ class JobOut(BaseModel):
     finished_at: dt.datetime | None = None
     created_at: dt.datetime
     updated_at: dt.datetime
+    documents_url: str = Field(description="The documents this job's result produced")
 
     @classmethod
     def of(cls, job: RecognitionJob) -> JobOut:
@@ -74,6 +101,7 @@ class JobOut(BaseModel):
             finished_at=job.finished_at,
             created_at=job.created_at,
             updated_at=job.updated_at,
+            documents_url=documents_url(job.file_id, job.id),
         )
 
 
@@ -88,6 +116,7 @@ class FileOut(BaseModel):
     content_type: str
     s3: S3Location
     created_at: dt.datetime
+    documents_url: str = Field(description="The documents of the latest result")
     jobs: list[JobOut] = Field(default_factory=list)
 
     @classmethod
@@ -102,6 +131,7 @@ class FileOut(BaseModel):
             content_type=file.content_type,
             s3=S3Location(bucket=file.s3_bucket, key=file.s3_key),
             created_at=file.created_at,
+            documents_url=documents_url(file.id),
             jobs=[JobOut.of(job) for job in sorted(jobs, key=lambda j: j.attempt)],
         )
 
@@ -129,3 +159,62 @@ class UploadOut(BaseModel):
     sha256: str
     content_type: str
     s3: S3Location
+
+
+class DocumentSummary(BaseModel):
+    """A document in a file's list."""
+
+    document_id: uuid.UUID
+    job_id: uuid.UUID
+    file_ordinal: int = Field(description="Index of the document in the result file's documents[]")
+    document_type: str
+    form_variant: str | None
+    status: str
+    url: str
+
+
+class DocumentList(BaseModel):
+    """The documents of one job of a file (the latest result when no job was named)."""
+
+    file_id: uuid.UUID
+    job_id: uuid.UUID | None = Field(
+        description="The job whose documents these are; null: none yet"
+    )
+    items: list[DocumentSummary]
+
+
+class DocumentOut(BaseModel):
+    """One document as stored: the normalised parts, the producer's warnings, every issue.
+
+    Statement forms carry columns and lines (each line also with line_code_original_value);
+    ОСВ documents give rows_total and rows_url instead of rows (they are paged).
+    """
+
+    document_id: uuid.UUID
+    job_id: uuid.UUID
+    file_id: uuid.UUID
+    file_ordinal: int
+    source_schema_version: str
+    document_type: str
+    form_variant: str | None
+    status: str
+    locator: Any
+    header: Any
+    checks: Any = None
+    producer_checks: Any = Field(None, description="A 1.x document's own checks, as sent")
+    columns: list[dict[str, Any]] | None = None
+    lines: list[dict[str, Any]] | None = None
+    rows_total: int | None = None
+    rows_url: str | None = None
+    warnings: list[dict[str, Any]]
+    issues: list[dict[str, Any]] = Field(description="document_issue rows, producer and core")
+    normalized_url: str
+
+
+class OsvRowPage(BaseModel):
+    """One page of an ОСВ document's rows, in their order."""
+
+    items: list[dict[str, Any]]
+    total: int
+    limit: int
+    offset: int

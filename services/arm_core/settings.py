@@ -34,6 +34,9 @@ class CoreSettings(Settings):
     upload_max_bytes: int = Field(
         100 * 1024 * 1024, gt=0, validation_alias=_plain("UPLOAD_MAX_BYTES")
     )
+    result_max_bytes: int = Field(
+        64 * 1024 * 1024, gt=0, validation_alias=_plain("RESULT_MAX_BYTES")
+    )
     relay_poll_interval_seconds: float = Field(
         0.5, gt=0, validation_alias=_plain("RELAY_POLL_INTERVAL_SECONDS")
     )

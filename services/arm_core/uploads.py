@@ -174,6 +174,6 @@ class UploadService:
 
     async def _remove_object(self, key: str) -> None:
         try:
-            await self._storage.client.delete_object(Bucket=self._bucket, Key=key)
-        except Exception:
+            await self._storage.delete(self._bucket, key)
+        except StorageError:
             log.exception("could not delete s3://%s/%s after a failed upload", self._bucket, key)

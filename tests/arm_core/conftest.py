@@ -7,12 +7,15 @@ works on every queued row it can see.
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import io
+import json
 import uuid
 import zipfile
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,8 +31,12 @@ from services.arm_core.db import (
     migrate,
 )
 from services.arm_core.exceptions import PublishFailed
+from services.arm_core.intake import Intake, IntakeOutcome
+from services.arm_core.results import ResultFileHandler, S3ResultReader
 from services.arm_core.settings import CoreSettings
-from services.runtime.settings import load_settings
+from services.contract import parse_version
+from services.runtime.settings import S3Settings, load_settings
+from services.runtime.storage import S3Storage
 
 T0 = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
 
@@ -294,3 +301,82 @@ def build_envelope(
 def envelope() -> Callable[..., dict[str, Any]]:
     """`envelope(job, "processing" | "done" | "needs_check" | "error", **fields)`."""
     return build_envelope
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "contracts" / "examples"
+
+
+def example(name: str, *, major: int = 2) -> dict[str, Any]:
+    """A contract example of `major` (contracts/examples or contracts/examples/v1), parsed."""
+    folder = EXAMPLES if major == 2 else EXAMPLES / f"v{major}"
+    body: dict[str, Any] = json.loads((folder / name).read_text(encoding="utf-8"))
+    return body
+
+
+def for_job(body: dict[str, Any], job: RecognitionJob) -> dict[str, Any]:
+    """A copy of a result file or envelope retargeted at `job` (its job_id and file_id)."""
+    out = copy.deepcopy(body)
+    out["job_id"], out["file_id"] = str(job.id), str(job.file_id)
+    return out
+
+
+@dataclass
+class ResultPublisher:
+    """Puts result files in S3 and hands their envelopes to an intake, like a service would."""
+
+    intake: Intake
+    storage: S3Storage
+    bucket: str
+
+    async def put(self, job: RecognitionJob, result: dict[str, Any] | bytes) -> dict[str, str]:
+        """Store a result file for `job` where a service would; returns its result_s3."""
+        key = f"results/{job.file_id}/{job.id}/result.json"
+        data = result if isinstance(result, bytes) else json.dumps(result).encode()
+        await self.storage.put_bytes(self.bucket, key, data, content_type="application/json")
+        return {"bucket": self.bucket, "key": key}
+
+    async def deliver(
+        self,
+        job: RecognitionJob,
+        result: dict[str, Any] | bytes | None,
+        *,
+        status: str | None = None,
+        major: int | None = None,
+        msg_id: str | None = None,
+        **envelope_fields: Any,
+    ) -> IntakeOutcome:
+        """Store `result` (unless None) and deliver its envelope with Nats-Msg-Id result:<job>:1.
+
+        The envelope's MAJOR and status follow the result file unless given.
+        """
+        parsed = result if isinstance(result, dict) else {}
+        version = parse_version(parsed.get("schema_version")) or (2, 0)
+        major = major or version[0]
+        body = build_envelope(job, status or parsed.get("status", "done"), major=major)
+        body["result_schema_version"] = parsed.get("schema_version", f"{major}.0")
+        if result is not None:
+            body["result_s3"] = await self.put(job, result)
+        body.update(envelope_fields)
+        headers = {"Nats-Msg-Id": msg_id or f"result:{job.id}:{job.attempt}"}
+        return await self.intake.handle(json.dumps(body).encode(), headers)
+
+
+@pytest.fixture
+async def storage(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
+    """An open S3 client on the harness server."""
+    async with S3Storage(s3_settings) as s3:
+        yield s3
+
+
+@pytest.fixture
+def result_intake(
+    sessions: async_sessionmaker[AsyncSession], clock: FakeClock, storage: S3Storage
+) -> Intake:
+    """The intake with the real result-file handler reading the harness S3."""
+    return Intake(sessions, on_final=ResultFileHandler(S3ResultReader(storage)), clock=clock)
+
+
+@pytest.fixture
+def results(result_intake: Intake, storage: S3Storage, bucket: str) -> ResultPublisher:
+    """Deliver result files through the real handler: `await results.deliver(job, body)`."""
+    return ResultPublisher(result_intake, storage, bucket)

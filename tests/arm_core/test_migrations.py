@@ -40,8 +40,18 @@ def test_migrate_command_creates_the_tables(tmp_path: Path) -> None:
             row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
         }
         version = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    assert {"stored_file", "recognition_job", "alembic_version"} <= tables
-    assert version == ("0001",)
+    assert {
+        "stored_file",
+        "recognition_job",
+        "document",
+        "statement_column",
+        "statement_line",
+        "statement_value",
+        "osv_row",
+        "document_issue",
+        "alembic_version",
+    } <= tables
+    assert version == ("0002",)
 
 
 def _diff(connection: Connection) -> list[Any]:

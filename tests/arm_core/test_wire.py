@@ -23,6 +23,9 @@ from services.arm_core.app import CoreApp, create_app
 from services.arm_core.settings import CoreSettings
 from services.runtime.embedded import free_port
 from services.runtime.settings import S3Settings
+from services.runtime.storage import S3Storage
+
+from .conftest import example
 
 pytestmark = [pytest.mark.wire, pytest.mark.db]
 
@@ -289,3 +292,50 @@ async def test_two_relays_on_postgresql_publish_each_job_once(
         await nc.flush()
         await asyncio.sleep(0.2)
     assert sorted(map(str, recorder.ids())) == sorted(f"{j.id}:1" for j in jobs)
+
+
+async def test_a_result_file_travels_from_the_service_to_the_read_api(
+    wire_settings: Callable[..., CoreSettings],
+    nc: NATS,
+    sample_files: dict[str, bytes],
+    sessions: Any,
+) -> None:
+    """A service acks, writes results/{file_id}/{job_id}/result.json, publishes the envelope
+    twice (same Nats-Msg-Id): the core maps the file once and serves its document unchanged."""
+    settings = wire_settings(ack_timeout_seconds=5)
+    bucket = settings.s3.s3_bucket
+    written: list[dict[str, Any]] = []
+
+    async def on_request(msg: Msg) -> None:
+        req = json.loads(msg.data)
+        tag = f"{req['job_id']}:{req['attempt']}"
+        ids = {"job_id": req["job_id"], "file_id": req["file_id"]}
+        ack = {**example("result-message-processing.json"), **ids}
+        subject = settings.nats.nats_result_subject
+        await nc.publish(subject, json.dumps(ack).encode(), headers={"Nats-Msg-Id": f"ack:{tag}"})
+        result = {**example("result-statement-minimal.json"), **ids}
+        key = f"results/{req['file_id']}/{req['job_id']}/result.json"
+        async with S3Storage(settings.s3) as s3:
+            await s3.put_json(bucket, key, result)
+        written.append(result)
+        envelope = {
+            **example("result-message-needs-check.json"),
+            **ids,
+            "result_s3": {"bucket": bucket, "key": key},
+        }
+        for _ in range(2):
+            await nc.publish(
+                subject, json.dumps(envelope).encode(), headers={"Nats-Msg-Id": f"result:{tag}"}
+            )
+
+    await nc.subscribe(settings.nats.nats_image_request_subject, cb=on_request)
+    async with serve(create_app(settings)) as client:
+        up = await upload(client, sample_files["PDF"], "scan.pdf")
+        await wait_for(status_is(client, up["job_id"], "needs_check"), "needs_check")
+        job = await job_status(client, up["job_id"])
+        listing = (await client.get(job["documents_url"])).json()
+        detail = (await client.get(listing["items"][0]["url"])).json()
+        document = (await client.get(detail["normalized_url"])).json()
+    assert job["group_schema"] == "rsbu"
+    assert len(listing["items"]) == 1
+    assert document == written[0]["documents"][0]

@@ -1,0 +1,31 @@
+"""Result-file mappers: 1.x (with the defaults of spec 001) and 2.0, into one normalised shape."""
+
+from __future__ import annotations
+
+from services.arm_core.mapping._common import LEGACY_WARNING, structured_warnings
+from services.arm_core.mapping.mappers import MAPPERS, map_result
+from services.arm_core.mapping.model import CoreIssue, MappedDocument, MappedResult
+from services.arm_core.mapping.v1 import (
+    MAPPING_WARNING,
+    RELATION_FAILED,
+    SOFT_RELATION_FAILED,
+    map_v1,
+    value_is_clean,
+)
+from services.arm_core.mapping.v2 import map_v2
+
+__all__ = [
+    "LEGACY_WARNING",
+    "MAPPERS",
+    "MAPPING_WARNING",
+    "RELATION_FAILED",
+    "SOFT_RELATION_FAILED",
+    "CoreIssue",
+    "MappedDocument",
+    "MappedResult",
+    "map_result",
+    "map_v1",
+    "map_v2",
+    "structured_warnings",
+    "value_is_clean",
+]
