@@ -13,23 +13,18 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from services.scan_gateway._period import date_in_text, fold
+from services.arm_statements import (
+    CODE_LENGTHS,
+    INN_LENGTHS,
+    code_digits,
+    inn_checksum_ok,
+    normalize_units,
+    report_date_in_texts,
+)
 from services.scan_gateway.resultset import TextLine
 
-__all__ = ["HEADER_FIELDS", "REVIEW_BELOW", "HeaderField", "read_header"]
+__all__ = ["REVIEW_BELOW", "HeaderField", "read_header"]
 
-HEADER_FIELDS: tuple[str, ...] = (
-    "organization_name",
-    "inn",
-    "report_date",
-    "units",
-    "okud",
-    "okpo",
-    "okopf",
-    "okfs",
-    "okei",
-    "address",
-)
 REVIEW_BELOW = 80.0
 """A confidence under this puts a field, a value or a name up for review."""
 
@@ -50,8 +45,6 @@ _DIGIT_LOOKALIKES = str.maketrans(
         "б": "6",
     }
 )
-_LENGTHS = {"okud": (7,), "okpo": (8, 10), "okopf": (5,), "okfs": (2,), "okei": (3,)}
-_UNITS = (("млн", "млн. руб."), ("миллион", "млн. руб."), ("тыс", "тыс. руб."), ("руб", "руб."))
 
 _TOKEN = r"(\S+)"
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -93,47 +86,30 @@ def _span(line: TextLine, start: int, end: int) -> tuple[str, float]:
     return " ".join(words), confidence
 
 
-def _inn_ok(inn: str) -> bool:
-    d = [int(c) for c in inn]
-
-    def control(weights: tuple[int, ...]) -> int:
-        return sum(w * x for w, x in zip(weights, d, strict=False)) % 11 % 10
-
-    if len(d) == 10:
-        return control((2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[9]
-    if len(d) == 12:
-        return (
-            control((7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[10]
-            and control((3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == d[11]
-        )
-    return False
-
-
 def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
     repaired = text.translate(_DIGIT_LOOKALIKES)
-    digits = re.sub(r"\D", "", repaired)
+    digits = code_digits(repaired)
     review = confidence < REVIEW_BELOW or repaired != text or not digits
     if name == "inn":
-        if len(digits) not in (10, 12):
+        if len(digits) not in INN_LENGTHS:
             return HeaderField(None, text, confidence, True)
-        return HeaderField(digits, text, confidence, review or not _inn_ok(digits))
-    lengths = _LENGTHS.get(name)
+        return HeaderField(digits, text, confidence, review or not inn_checksum_ok(digits))
+    lengths = CODE_LENGTHS.get(name)
     if lengths is not None and len(digits) not in lengths:
         review = True
     return HeaderField(digits or None, text, confidence, review)
 
 
 def _field(name: str, text: str, confidence: float) -> HeaderField:
-    if name in ("inn", *_LENGTHS):
+    if name in ("inn", *CODE_LENGTHS):
         return _digits_field(name, text, confidence)
     low = confidence < REVIEW_BELOW
     if name == "report_date":
-        found = date_in_text(text)
+        found, _ = report_date_in_texts([text], ocr=True)
         value = found.isoformat() if found is not None else None
         return HeaderField(value, text, confidence, low or value is None)
     if name == "units":
-        s = fold(text)
-        units = next((u for stem, u in _UNITS if stem in s), None)
+        units = normalize_units(text)
         return HeaderField(units, text, confidence, low or units is None)
     cleaned = text.strip(" :")
     return HeaderField(cleaned or None, text, confidence, low or not cleaned)

@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.arm_statements import match_line_name, recompute, statements_version
+from services.arm_statements import HEADER_FIELDS, match_line_name, recompute, statements_version
 from services.runtime.recognizer import Recognition
-from services.scan_gateway._header import HEADER_FIELDS, REVIEW_BELOW, HeaderField, read_header
+from services.scan_gateway._header import REVIEW_BELOW, HeaderField, read_header
 from services.scan_gateway._period import date_in_text, fold, parse_period_label
 from services.scan_gateway.amounts import read_amount
 from services.scan_gateway.resultset import Item, Row, Table, TextLine

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from services.arm_statements import LINES, parent_code
+from services.arm_statements import LINES, fold, parent_code
 from services.tabular_parser.excel.model import Sheet
+from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.statements._table import is_catalogue_code
-from services.tabular_parser.statements._text import cell_text, fold
 
 __all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
 

@@ -12,17 +12,20 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from services.arm_statements import Checks, check_lines, detect_form_variant
-from services.tabular_parser.excel.model import CellRange, Sheet
-from services.tabular_parser.excel.values import format_amount
-from services.tabular_parser.statements._classify import DocumentKind
-from services.tabular_parser.statements._header import HEADER_FIELDS, HeaderField, HeaderRead
-from services.tabular_parser.statements._lines import LineRead
-from services.tabular_parser.statements._period import (
+from services.arm_statements import (
+    HEADER_FIELDS,
+    Checks,
     PeriodKind,
+    check_lines,
+    detect_form_variant,
     parse_period_label,
     resolve_relative,
 )
+from services.tabular_parser.excel.model import CellRange, Sheet
+from services.tabular_parser.excel.values import format_amount
+from services.tabular_parser.statements._classify import DocumentKind
+from services.tabular_parser.statements._header import HeaderField, HeaderRead
+from services.tabular_parser.statements._lines import LineRead
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
 __all__ = ["Part", "build_document"]

@@ -11,30 +11,27 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.statements._period import date_from_cells, date_in_text
-from services.tabular_parser.statements._text import cell_text, fold
-
-__all__ = ["HEADER_FIELDS", "HeaderField", "HeaderRead", "inn_checksum_ok", "read_header"]
-
-HEADER_FIELDS: tuple[str, ...] = (
-    "organization_name",
-    "inn",
-    "report_date",
-    "units",
-    "okud",
-    "okpo",
-    "okopf",
-    "okfs",
-    "okei",
-    "address",
+from services.arm_statements import (
+    HEADER_FIELDS,
+    INN_LENGTHS,
+    code_digits,
+    date_in_text,
+    fold,
+    inn_checksum_ok,
+    normalize_units,
+    okei_for_units,
+    report_date_in_texts,
+    units_for_okei,
 )
+from services.tabular_parser.excel.model import CellValue, Sheet
+from services.tabular_parser.excel.text import cell_text
+
+__all__ = ["HeaderField", "HeaderRead", "read_header"]
+
 LABELLED = 100.0
 FROM_TITLE = 95.0
 DERIVED = 90.0
 
-_UNITS_BY_OKEI = {"383": "руб.", "384": "тыс. руб.", "385": "млн. руб."}
-_OKEI_BY_UNITS = {v: k for k, v in _UNITS_BY_OKEI.items()}
 _ORGANIZATION = re.compile(
     r"^(?:(?:полное\s+|сокращенное\s+)?наименование\s+)?организаци[яи](?![а-я])"
     r"|^(?:полное|сокращенное)\s+наименование(?![а-я])"
@@ -61,23 +58,6 @@ class HeaderRead:
 
     def get(self, name: str) -> HeaderField:
         return self.fields.setdefault(name, HeaderField())
-
-
-def inn_checksum_ok(inn: str) -> bool:
-    """The control digits of a 10- or 12-digit ИНН."""
-    digits = [int(c) for c in inn]
-
-    def control(weights: tuple[int, ...]) -> int:
-        return sum(w * d for w, d in zip(weights, digits, strict=False)) % 11 % 10
-
-    if len(digits) == 10:
-        return control((2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[9]
-    if len(digits) == 12:
-        return (
-            control((7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[10]
-            and control((3, 7, 2, 4, 10, 3, 5, 9, 4, 6, 8)) == digits[11]
-        )
-    return False
 
 
 def _is_label(s: str) -> bool:
@@ -136,38 +116,20 @@ def _is_auditor_row(sheet: Sheet, row: int) -> bool:
     return "аудитор" in _row_text(sheet, previous) and "организаци" not in _row_text(sheet, row)
 
 
-def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
-
-
 def _code_field(text: str, *, length: int | None = None) -> HeaderField:
-    digits = _digits(text)
-    if length is not None and 0 < len(digits) < length and text.isdigit():
-        digits = digits.zfill(length)  # a number cell loses leading zeros (ОКУД 0710001)
+    digits = code_digits(text, length=length)
     if not digits:
         return HeaderField(None, text, 0.0, review=True)
     return HeaderField(digits, text, LABELLED)
 
 
 def _inn_field(text: str) -> HeaderField:
-    digits = _digits(text)
-    if len(digits) not in (10, 12):
+    digits = code_digits(text)
+    if len(digits) not in INN_LENGTHS:
         return HeaderField(None, text, 0.0, review=True)
     if not inn_checksum_ok(digits):
         return HeaderField(digits, text, 50.0, review=True)
     return HeaderField(digits, text, LABELLED)
-
-
-def normalize_units(text: str) -> str | None:
-    """«в тыс. рублей» → «тыс. руб.»; «в млн. руб.» → «млн. руб.»; «в рублях» → «руб.»."""
-    s = fold(text)
-    if "млн" in s or "миллион" in s:
-        return "млн. руб."
-    if "тыс" in s:
-        return "тыс. руб."
-    if "руб" in s:
-        return "руб."
-    return None
 
 
 def _set(read: HeaderRead, name: str, value: HeaderField) -> None:
@@ -180,14 +142,14 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
     right = _right(sheet, row, col)
     first = right[0][1] if right else ""
     if "по окуд" in s or s == "окуд":
-        own = _digits(s.split("окуд", 1)[1])
+        own = code_digits(s.split("окуд", 1)[1])
         if own or first:
             _set(read, "okud", _code_field(own or first, length=7))
     elif "по кнд" in s:
-        read.knd = _digits(s.split("кнд", 1)[1]) or _digits(first) or None
+        read.knd = code_digits(s.split("кнд", 1)[1]) or code_digits(first) or None
     elif s.startswith("дата (число") or s == "дата":
         line = sheet.rows[row]
-        value, raw = date_from_cells([line[c] for c, _ in right])
+        value, raw = _date_from_cells([line[c] for c, _ in right])
         if raw is not None:
             iso = value.isoformat() if value else None
             _set(
@@ -196,16 +158,16 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
                 HeaderField(iso, raw, LABELLED if value else 0.0, value is None),
             )
     elif "по окпо" in s or s == "окпо":
-        own = _digits(s.split("окпо", 1)[1])
+        own = code_digits(s.split("окпо", 1)[1])
         if own or first:
             _set(read, "okpo", _code_field(own or first))
     elif _INN_LABEL.search(s) and not _is_auditor_row(sheet, row):
-        own = _digits(s)
-        candidate = own if len(own) in (10, 12) else first
+        own = code_digits(s)
+        candidate = own if len(own) in INN_LENGTHS else first
         if candidate:
             _set(read, "inn", _inn_field(candidate))
     elif "окопф" in s or "окфс" in s:
-        codes = [t for _, t in right if _digits(t)]
+        codes = [t for _, t in right if code_digits(t)]
         if "окопф" in s and "окфс" in s:
             if codes:
                 _set(read, "okopf", _code_field(codes[0]))
@@ -235,6 +197,20 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
             _set(read, "organization_name", HeaderField(raw, raw, LABELLED))
 
 
+def _date_from_cells(values: list[CellValue]) -> tuple[dt.date | None, str | None]:
+    """The date printed in the cells right of «Дата (число, месяц, год)», and its raw text.
+
+    1C prints one date cell (a real date or "31.12.2024"); paper-like layouts print day, month
+    and year in three cells.
+    """
+    first = next((v for v in values if cell_text(v)), None)
+    if isinstance(first, dt.datetime):
+        return first.date(), cell_text(first)
+    if isinstance(first, dt.date):
+        return first, cell_text(first)
+    return report_date_in_texts([t for v in values if (t := cell_text(v))])
+
+
 def _title_date(sheet: Sheet, first_row: int, last_row: int) -> tuple[dt.date, str] | None:
     """«на 31 декабря 2024 г.» / «за Январь - Декабрь 2024 г.» printed under the title."""
     for row in range(first_row, min(last_row, len(sheet.rows))):
@@ -261,10 +237,10 @@ def read_header(sheet: Sheet, first_row: int, last_row: int) -> HeaderRead:
         found, raw = title
         read.fields["report_date"] = HeaderField(found.isoformat(), raw, FROM_TITLE)
     units, okei = read.get("units"), read.get("okei")
-    if units.value is None and units.text is None and okei.value in _UNITS_BY_OKEI:
-        read.fields["units"] = HeaderField(_UNITS_BY_OKEI[okei.value], None, DERIVED)
-    if okei.text is None and units.value in _OKEI_BY_UNITS:
-        read.fields["okei"] = HeaderField(_OKEI_BY_UNITS[units.value], None, DERIVED)
+    if units.value is None and units.text is None and (derived := units_for_okei(okei.value)):
+        read.fields["units"] = HeaderField(derived, None, DERIVED)
+    if okei.text is None and (okei_code := okei_for_units(units.value)):
+        read.fields["okei"] = HeaderField(okei_code, None, DERIVED)
     for name in HEADER_FIELDS:
         read.get(name)
     return read

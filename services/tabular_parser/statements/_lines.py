@@ -14,11 +14,12 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Literal
 
-from services.arm_statements import FormVariant, match_line_name
+from services.arm_statements import FormVariant, fold, match_line_name
 from services.tabular_parser.excel.model import Sheet, sheet_ref
+from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.excel.values import parse_amount
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
-from services.tabular_parser.statements._text import cell_text, fold, strip_name_footnote
+from services.tabular_parser.statements._text import strip_name_footnote
 
 __all__ = ["LineRead", "LineStatus", "ValueRead", "read_lines"]
 

@@ -12,10 +12,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from services.arm_statements import classify_code
+from services.arm_statements import classify_code, fold, parse_period_label
 from services.tabular_parser.excel.model import CellRange, Sheet
-from services.tabular_parser.statements._period import parse_period_label
-from services.tabular_parser.statements._text import cell_text, fold
+from services.tabular_parser.excel.text import cell_text
 
 __all__ = ["TableLayout", "ValueColumn", "is_catalogue_code", "locate_table"]
 

@@ -1,9 +1,10 @@
-"""Dates in statement texts: column labels, title lines and the «Дата» cell of the «Коды» block.
+"""Dates in statement texts: column labels, title lines and the report date of the «Коды» block.
 
 A label either prints its date («На 31 декабря 2024 г.», «За Январь - Сентябрь 2025 г.»:
 absolute, the period's last day) or names it relative to the reporting date, as the blank
 forms of order 66n do («На отчетную дату отчетного периода», «За аналогичный период
-предыдущего года»).
+предыдущего года»). A scan's text (``ocr=True``) is read more loosely: «3a» is «за», a month
+name may end in any letters OCR gave it, and a numeric date may be split by spaces or slashes.
 """
 
 from __future__ import annotations
@@ -11,16 +12,17 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal
 
-from services.tabular_parser.excel.model import CellValue
-from services.tabular_parser.statements._text import cell_text, fold
+from services.arm_statements.text import fold
 
 __all__ = [
     "PeriodKind",
-    "date_from_cells",
     "date_in_text",
     "parse_period_label",
+    "report_date_in_texts",
     "resolve_relative",
 ]
 
@@ -48,14 +50,12 @@ _MONTHS = (
     ("дек", 12),
 )
 _MONTH = r"(январ[ьяе]|феврал[ьяе]|марта?|апрел[ьяе]|ма[йяе]|июн[ьяе]|июл[ьяе]|августа?|сентябр[ьяе]|октябр[ьяе]|ноябр[ьяе]|декабр[ьяе])"
-_ON_DATE = re.compile(rf"(?<!\d)(\d{{1,2}})\s+{_MONTH}\s+(\d{{4}})")
-_RANGE = re.compile(rf"\bза\s+{_MONTH}\s*[-–—]\s*{_MONTH}\s+(\d{{4}})")
-_ONE_MONTH = re.compile(rf"\bза\s+{_MONTH}\s+(\d{{4}})")
+_OCR_MONTH = r"(январ\w*|феврал\w*|март\w*|апрел\w*|ма[йя]\w*|июн\w*|июл\w*|август\w*|сентябр\w*|октябр\w*|ноябр\w*|декабр\w*)"
 _QUARTERS = re.compile(
     r"\bза\s+(?:(\d)\s*(?:-?й\s+)?квартал|(\d{1,2})\s+месяц\w*|(1\s+)?полугоди\w*)\s+(\d{4})"
 )
 _YEAR = re.compile(r"\bза\s+(\d{4})\s*(?:г|год)")
-_NUMERIC_DATE = re.compile(r"(?<!\d)(\d{1,2})\.(\d{1,2})\.(\d{4})(?!\d)")
+_ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 _RELATIVE: tuple[tuple[re.Pattern[str], PeriodKind], ...] = (
     (re.compile(r"года?,?\s+предшествующ\w+\s+предыдущему"), "relative:prev_prev_year_end"),
@@ -63,6 +63,29 @@ _RELATIVE: tuple[tuple[re.Pattern[str], PeriodKind], ...] = (
     (re.compile(r"31\s+декабря\s+предыдущего\s+года"), "relative:prev_year_end"),
     (re.compile(r"отчетн\w+\s+(?:дату|период)"), "relative:current"),
 )
+
+
+@dataclass(frozen=True, slots=True)
+class _Dates:
+    """The patterns that depend on how strictly month names and numeric dates are read."""
+
+    on_date: re.Pattern[str]
+    numeric: re.Pattern[str]
+    range: re.Pattern[str]
+    one_month: re.Pattern[str]
+
+
+def _dates(month: str, separator: str) -> _Dates:
+    return _Dates(
+        on_date=re.compile(rf"(?<!\d)(\d{{1,2}})\s+{month}\s+(\d{{4}})"),
+        numeric=re.compile(rf"(?<!\d)(\d{{1,2}}){separator}(\d{{1,2}}){separator}(\d{{4}})(?!\d)"),
+        range=re.compile(rf"\bза\s+{month}\s*[-–—]\s*{month}\s+(\d{{4}})"),
+        one_month=re.compile(rf"\bза\s+{month}\s+(\d{{4}})"),
+    )
+
+
+_PRINTED = _dates(_MONTH, r"\.")
+_SCANNED = _dates(_OCR_MONTH, r"[.\s/]")
 
 
 def _month(word: str) -> int:
@@ -84,16 +107,17 @@ def _safe_date(year: int, month: int, day: int) -> dt.date | None:
         return None
 
 
-def date_in_text(text: str) -> dt.date | None:
+def date_in_text(text: str, *, ocr: bool = False) -> dt.date | None:
     """The date a label or title prints: a day («на 31 декабря 2024 г.», «31.12.2024») or the
     last day of a period («за Январь - Сентябрь 2025 г.», «за 9 месяцев 2025 г.», «за 2024 г.»).
     """
-    s = fold(text)
-    if m := _ON_DATE.search(s):
+    s = fold(text, ocr=ocr)
+    p = _SCANNED if ocr else _PRINTED
+    if m := p.on_date.search(s):
         return _safe_date(int(m.group(3)), _month(m.group(2)), int(m.group(1)))
-    if m := _NUMERIC_DATE.search(s):
+    if m := p.numeric.search(s):
         return _safe_date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
-    if m := _RANGE.search(s):
+    if m := p.range.search(s):
         return _month_end(int(m.group(3)), _month(m.group(2)))
     if m := _QUARTERS.search(s):
         year = int(m.group(4))
@@ -104,19 +128,19 @@ def date_in_text(text: str) -> dt.date | None:
             months = int(m.group(2))
             return _month_end(year, months) if 1 <= months <= 12 else None
         return _month_end(year, 6)
-    if m := _ONE_MONTH.search(s):
+    if m := p.one_month.search(s):
         return _month_end(int(m.group(2)), _month(m.group(1)))
     if m := _YEAR.search(s):
         return dt.date(int(m.group(1)), 12, 31)
     return None
 
 
-def parse_period_label(label: str) -> tuple[PeriodKind, dt.date | None]:
+def parse_period_label(label: str, *, ocr: bool = False) -> tuple[PeriodKind, dt.date | None]:
     """``(period_kind, period_date)`` of a column label; relative labels carry no date yet."""
-    found = date_in_text(label)
+    found = date_in_text(label, ocr=ocr)
     if found is not None:
         return "absolute", found
-    s = fold(label)
+    s = fold(label, ocr=ocr)
     for pattern, kind in _RELATIVE:
         if pattern.search(s):
             return kind, None
@@ -139,28 +163,25 @@ def resolve_relative(kind: PeriodKind, report_date: dt.date | None) -> dt.date |
     return None
 
 
-def date_from_cells(values: list[CellValue]) -> tuple[dt.date | None, str | None]:
-    """The date printed in the cells right of «Дата (число, месяц, год)», and its raw text.
+def report_date_in_texts(
+    texts: Sequence[str], *, ocr: bool = False
+) -> tuple[dt.date | None, str | None]:
+    """The report date printed in the non-empty ``texts`` after «Дата (число, месяц, год)»,
+    and the raw text it was read from.
 
-    1C prints one date cell (a real date or "31.12.2024"); paper-like layouts print day, month
-    and year in three cells.
+    One text prints the whole date («31.12.2024», «31 декабря 2024 г.», «2024-12-31»);
+    paper-like layouts print day, month and year in three (a two-digit year is 20xx).
+    Nothing readable gives ``(None, all the texts)``; no texts give ``(None, None)``.
     """
-    texts = [cell_text(v) for v in values if cell_text(v)]
     if not texts:
         return None, None
-    first = next(v for v in values if cell_text(v))
-    if isinstance(first, dt.datetime):
-        return first.date(), texts[0]
-    if isinstance(first, dt.date):
-        return first, texts[0]
-    if found := date_in_text(texts[0]):
+    if found := date_in_text(texts[0], ocr=ocr):
         return found, texts[0]
-    if m := re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", texts[0]):
+    if m := _ISO_DATE.fullmatch(texts[0]):
         return _safe_date(int(m.group(1)), int(m.group(2)), int(m.group(3))), texts[0]
     if len(texts) >= 3 and all(t.isdigit() for t in texts[:3]):
         day, month, year = (int(t) for t in texts[:3])
-        raw = " ".join(texts[:3])
         if year < 100:
             year += 2000
-        return _safe_date(year, month, day), raw
+        return _safe_date(year, month, day), " ".join(texts[:3])
     return None, " ".join(texts)
