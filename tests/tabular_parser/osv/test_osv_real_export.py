@@ -45,3 +45,34 @@ def test_real_osv_by_account_62_01_is_recognised_and_every_sum_holds(sample: Pat
     assert doc["checks"]["failed"] == []
     assert doc["warnings"] == []
     assert doc["status"] == "done"
+
+
+@pytest.mark.parametrize("fmt", ["XLSX", "XLS", "XLSB"])
+def test_real_osv_turned_into_a_workbook_goes_through_the_whole_path(
+    sample: Path, fmt: str
+) -> None:
+    """The HTML export's table written as a real workbook (cells, merges) and recognised by the
+    service's child-process entry point: the same 315 counterparties, every sum holds, done."""
+    from services.tabular_parser.recognizer import recognise_bytes
+    from tests.builders import SheetSpec, write_xls, write_xlsb, write_xlsx
+
+    sheet = html_sheet(sample)
+    spec = SheetSpec(
+        sheet.name,
+        sheet.rows,
+        merged=[(m.first_row, m.first_col, m.last_row, m.last_col) for m in sheet.merged],
+        outline_levels=sheet.outline_levels,
+    )
+    writer = {"XLSX": write_xlsx, "XLS": write_xls, "XLSB": write_xlsb}[fmt]
+
+    recognition = recognise_bytes(writer([spec]))
+
+    [doc] = recognition.documents
+    kinds = Counter(row["kind"] for row in doc["rows"])
+    assert kinds == {"subconto": 315, "subaccount": 1, "total": 1}
+    assert doc["checks"]["failed"] == []
+    assert (doc["header"]["period_start"], doc["header"]["period_end"]) == (
+        "2019-07-01",
+        "2019-07-31",
+    )
+    assert (recognition.group_schema, recognition.status) == ("osv", "done")
