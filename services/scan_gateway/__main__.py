@@ -1,20 +1,14 @@
-"""`python -m services.scan_gateway [--host H --port P ...]`: the same as
-`faststream run services.scan_gateway.app:create_app --factory`."""
+"""`python -m services.scan_gateway FILE [--summary]`: recognise a local PDF / PNG / JPG
+without NATS or S3 through the service's local recogniser and print the result file JSON.
+
+The service itself runs with `faststream run services.scan_gateway.app:create_app --factory`.
+"""
 
 from __future__ import annotations
 
 import sys
 
-from faststream._internal.cli.main import cli
-
-APP = "services.scan_gateway.app:create_app"
-
-
-def main(argv: list[str] | None = None) -> None:
-    """Run the service through FastStream's CLI (signals, graceful shutdown, --host/--port)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    cli(["run", APP, "--factory", *args], prog_name="scan-gateway")
-
+from services.cli import service_parse_main
 
 if __name__ == "__main__":
-    main()
+    sys.exit(service_parse_main("scan-gateway"))

@@ -1,0 +1,89 @@
+"""Recognising a local file without NATS or S3, through the services' own code path.
+
+The `parse` commands (`python -m services.tabular_parser FILE`, `arm-ka parse FILE`) call the
+same `Recognizer` a service plugs into its request protocol and build the answer with the same
+`protocol.result_file`, so what a laptop prints is the document the service would write to S3.
+A failure becomes an error body shaped like the contract's error envelope (status, error
+{code, message}, metrics) instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+import uuid
+from typing import Any
+
+from services.runtime.protocol import RESULT_SCHEMA_VERSION, ServiceInfo, result_file
+from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed, Recognizer
+
+__all__ = ["LOCAL_BUCKET", "error_body", "local_job", "recognise_local"]
+
+LOCAL_BUCKET = "local"
+"""The bucket a local job names: nothing is read from or written to it."""
+
+
+def local_job(name: str, file_type: str, *, timeout_seconds: float) -> Job:
+    """A job for one local file: fresh ids, attempt 1, a deadline `timeout_seconds` away."""
+    return Job(
+        job_id=uuid.uuid4(),
+        file_id=uuid.uuid4(),
+        attempt=1,
+        file_type=file_type,
+        original_name=name,
+        bucket=LOCAL_BUCKET,
+        key=name,
+        reply_deadline=dt.datetime.now(dt.UTC) + dt.timedelta(seconds=timeout_seconds),
+    )
+
+
+async def recognise_local(
+    recognizer: Recognizer,
+    service: ServiceInfo,
+    data: bytes,
+    *,
+    name: str,
+    file_type: str,
+    timeout_seconds: float = 600.0,
+) -> dict[str, Any]:
+    """The 2.0 result file of `data`, or an error body when nothing could be recognised.
+
+    Mirrors the protocol's work step: a recognition with no document is RECOGNITION_FAILED,
+    an unexpected exception of the recogniser is UNKNOWN_ERROR (named, never a traceback).
+    """
+    job = local_job(name, file_type, timeout_seconds=timeout_seconds)
+    started = time.monotonic()
+    try:
+        recognition = await recognizer.recognize(data, job)
+        if not recognition.document_count:
+            raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
+    except RecognitionFailed as failure:
+        return error_body(job, service, failure, _elapsed_ms(started))
+    except asyncio.CancelledError:
+        raise
+    except Exception as exc:
+        unknown = RecognitionFailed(
+            ErrorCode.UNKNOWN_ERROR, f"recogniser raised {type(exc).__name__}"
+        )
+        return error_body(job, service, unknown, _elapsed_ms(started))
+    return result_file(job, recognition, service, _elapsed_ms(started))
+
+
+def error_body(
+    job: Job, service: ServiceInfo, failure: RecognitionFailed, duration_ms: int
+) -> dict[str, Any]:
+    """The error envelope a service would publish for this failure (no result file exists)."""
+    return {
+        "schema_version": RESULT_SCHEMA_VERSION,
+        "job_id": str(job.job_id),
+        "file_id": str(job.file_id),
+        "status": "error",
+        "service": {"name": service.name, "version": service.version},
+        "error": {"code": ErrorCode(failure.code).value, "message": failure.message},
+        "metrics": {"duration_ms": duration_ms, "warnings": []},
+    }
+
+
+def _elapsed_ms(started: float) -> int:
+    return max(0, round((time.monotonic() - started) * 1000))
