@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check run demo bench clean
+.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check run demo bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -41,7 +41,20 @@ models: install  ## regenerate services/contract/models from contracts/
 models-check: install
 	$(PY) scripts/generate_models.py --check
 
-check: lint typecheck contracts models-check  ## ruff, mypy, contract validation, models current
+NODE_TOOLS := asyncapi/tools/node_modules/.installed
+
+$(NODE_TOOLS): asyncapi/tools/package-lock.json
+	npm ci --prefix asyncapi/tools --no-audit --no-fund --loglevel=error
+	touch $(NODE_TOOLS)
+
+asyncapi: install  ## regenerate the AsyncAPI documents and the offline site under asyncapi/
+	$(PY) scripts/generate_asyncapi.py
+
+asyncapi-check: install $(NODE_TOOLS)  ## committed AsyncAPI documents current and valid (@asyncapi/parser)
+	$(PY) scripts/generate_asyncapi.py --check
+	node asyncapi/tools/validate.js
+
+check: lint typecheck contracts models-check asyncapi-check  ## ruff, mypy, contracts and copies, models and AsyncAPI current
 
 run: install  ## the local stack on embedded defaults (nats-server, S3, SQLite, the three services)
 	$(PY) -m services.devstack
