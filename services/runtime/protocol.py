@@ -41,6 +41,7 @@ from services.runtime._protocol_policy import (
 )
 from services.runtime.messaging import MSG_ID_HEADER, msg_id
 from services.runtime.recognizer import (
+    EncodedRecognition,
     ErrorCode,
     Job,
     Recognition,
@@ -66,10 +67,12 @@ __all__ = [
     "attempt_from_body_or_one",
     "contract_request_problems",
     "result_file",
+    "result_file_bytes",
     "result_key",
 ]
 
 RESULT_SCHEMA_VERSION = "2.0"
+_JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 Pipeline = Literal["tabular", "image"]
 
 _log = logging.getLogger(__name__)
@@ -98,7 +101,9 @@ class ObjectStore(Protocol):
 
     async def get_bytes(self, bucket: str, key: str, max_bytes: int) -> bytes: ...
 
-    async def put_json(self, bucket: str, key: str, document: Any) -> None: ...
+    async def put_bytes(
+        self, bucket: str, key: str, data: bytes, *, content_type: str = ...
+    ) -> None: ...
 
 
 RequestValidator = Callable[[dict[str, Any]], list[str]]
@@ -130,13 +135,49 @@ def result_key(job: Job) -> str:
 
 
 def result_file(
-    job: Job, recognition: Recognition, service: ServiceInfo, duration_ms: int
+    job: Job,
+    recognition: Recognition | EncodedRecognition,
+    service: ServiceInfo,
+    duration_ms: int,
 ) -> dict[str, Any]:
     """The 2.0 result file of a recognition (spec 001 «Файл результата»).
 
     Shared by the protocol and the local `parse` commands, so a file recognised on a laptop is
     the same document the service would write.
     """
+    body = _result_head(job, recognition, service)
+    if isinstance(recognition, EncodedRecognition):
+        body["documents"] = recognition.decoded_documents()
+    else:
+        body["documents"] = recognition.documents
+    body["metrics"] = {"duration_ms": duration_ms, "warnings": recognition.warnings}
+    return body
+
+
+def result_file_bytes(
+    job: Job,
+    recognition: Recognition | EncodedRecognition,
+    service: ServiceInfo,
+    duration_ms: int,
+) -> bytes:
+    """`result_file` as the UTF-8 JSON written to S3, Cyrillic kept readable.
+
+    Already encoded documents are spliced in as they are: the event loop encodes only the
+    small head and metrics, never the documents of a large workbook.
+    """
+    if not isinstance(recognition, EncodedRecognition):
+        return _json_bytes(result_file(job, recognition, service, duration_ms))
+    head = _json_bytes(_result_head(job, recognition, service))
+    metrics = _json_bytes({"duration_ms": duration_ms, "warnings": recognition.warnings})
+    return b"".join(
+        (head[:-1], b', "documents": ', recognition.documents_json, b', "metrics": ', metrics, b"}")
+    )
+
+
+def _result_head(
+    job: Job, recognition: Recognition | EncodedRecognition, service: ServiceInfo
+) -> dict[str, Any]:
+    """The result file's fields before `documents`, in the file's order."""
     service_body: dict[str, Any] = {"name": service.name, "version": service.version}
     if recognition.statements_version is not None:
         service_body["statements_version"] = recognition.statements_version
@@ -147,9 +188,11 @@ def result_file(
         "status": recognition.status,
         "service": service_body,
         "group_schema": recognition.group_schema,
-        "documents": recognition.documents,
-        "metrics": {"duration_ms": duration_ms, "warnings": recognition.warnings},
     }
+
+
+def _json_bytes(document: Any) -> bytes:
+    return json.dumps(document, ensure_ascii=False).encode("utf-8")
 
 
 def contract_request_problems(body: dict[str, Any]) -> list[str]:
@@ -319,7 +362,7 @@ class RequestProtocol:
         try:
             recognition = await self._recognise(job)
             warnings = recognition.warnings
-            if not recognition.documents:
+            if not recognition.document_count:
                 raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
             envelope = await self._write_result(job, recognition, started)
         except RecognitionFailed as failure:
@@ -333,7 +376,7 @@ class RequestProtocol:
             envelope = self._error(job, unknown, warnings, started)
         await self._send(envelope, msg_id("result", job.job_id, job.attempt))
 
-    async def _recognise(self, job: Job) -> Recognition:
+    async def _recognise(self, job: Job) -> Recognition | EncodedRecognition:
         if job.file_type not in self.config.file_types:
             raise RecognitionFailed(
                 ErrorCode.UNSUPPORTED_FORMAT,
@@ -369,14 +412,21 @@ class RequestProtocol:
             ) from exc
 
     async def _write_result(
-        self, job: Job, recognition: Recognition, started: float
+        self, job: Job, recognition: Recognition | EncodedRecognition, started: float
     ) -> dict[str, Any]:
         bucket = self.config.results_bucket or job.bucket
         key = result_key(job)
-        result = result_file(job, recognition, self.config.service, self._elapsed_ms(started))
-        status, metrics = result["status"], result["metrics"]
+        duration_ms = self._elapsed_ms(started)
+        status = recognition.status
+        metrics = {"duration_ms": duration_ms, "warnings": recognition.warnings}
+        if isinstance(recognition, EncodedRecognition):
+            data = result_file_bytes(job, recognition, self.config.service, duration_ms)
+        else:  # dicts built on this process (a stub, scan-gateway): encoded off the loop
+            data = await asyncio.to_thread(
+                result_file_bytes, job, recognition, self.config.service, duration_ms
+            )
         try:
-            await self._storage.put_json(bucket, key, result)
+            await self._storage.put_bytes(bucket, key, data, content_type=_JSON_CONTENT_TYPE)
         except StorageError as exc:
             self._log.error(
                 "job %s: result file %s/%s not written: %s", job.job_id, bucket, key, exc

@@ -9,12 +9,15 @@ raises `RecognitionFailed` with a contract error code.
 from __future__ import annotations
 
 import datetime as dt
+import io
+import json
 import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 __all__ = [
+    "EncodedRecognition",
     "ErrorCode",
     "FileStatus",
     "GroupSchema",
@@ -22,7 +25,10 @@ __all__ = [
     "Recognition",
     "RecognitionFailed",
     "Recognizer",
+    "encode_documents",
 ]
+
+_CHUNK_ITEMS = 2000
 
 
 class ErrorCode(StrEnum):
@@ -95,12 +101,103 @@ class Recognition:
             return "needs_check"
         return "done"
 
+    @property
+    def document_count(self) -> int:
+        return len(self.documents)
 
-class Recognizer(Protocol):
-    """Turns one uploaded file into a `Recognition`.
+    def encode(self) -> EncodedRecognition:
+        """The same recognition with its documents as JSON bytes (see `EncodedRecognition`)."""
+        return EncodedRecognition(
+            documents_json=encode_documents(self.documents),
+            document_count=len(self.documents),
+            status=self.status,
+            warnings=self.warnings,
+            group_schema=self.group_schema,
+            statements_version=self.statements_version,
+            raw_s3_key=self.raw_s3_key,
+        )
 
-    Called once per job, after the ack is out and the object is read. It must not block the
-    event loop: CPU-bound work belongs in a worker process (services.runtime.sandbox).
+
+@dataclass(frozen=True, slots=True)
+class EncodedRecognition:
+    """A `Recognition` whose documents are already UTF-8 JSON (a JSON array).
+
+    What a worker process hands back: a large result (a 100k-row ОСВ is ~40 MB of JSON)
+    crosses the process boundary and reaches S3 as one bytes object, so the service's event
+    loop never unpickles nor encodes the documents. The rest stays plain data.
     """
 
-    async def recognize(self, data: bytes, job: Job) -> Recognition: ...
+    documents_json: bytes
+    document_count: int
+    status: FileStatus
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    group_schema: GroupSchema = None
+    statements_version: str | None = None
+    raw_s3_key: str | None = None
+
+    def decoded_documents(self) -> list[dict[str, Any]]:
+        """The documents decoded (for local use; the service writes the bytes as they are)."""
+        decoded: list[dict[str, Any]] = json.loads(self.documents_json)
+        return decoded
+
+
+class Recognizer(Protocol):
+    """Turns one uploaded file into a `Recognition` (or one already encoded).
+
+    Called once per job, after the ack is out and the object is read. It must not block the
+    event loop: CPU-bound work belongs in a worker process (services.runtime.sandbox), which
+    should return an `EncodedRecognition` when the result can be large.
+    """
+
+    async def recognize(self, data: bytes, job: Job) -> Recognition | EncodedRecognition: ...
+
+
+def encode_documents(documents: list[dict[str, Any]]) -> bytes:
+    """`json.dumps(documents, ensure_ascii=False)` as UTF-8, byte for byte, with less memory.
+
+    A long list inside a document (the rows of a large ОСВ) is encoded a slice at a time into
+    one buffer, so the result never exists as one Python str (two bytes a character once
+    Cyrillic is in it) next to its bytes, nor as several copies of its bytes.
+    """
+    out = io.BytesIO()
+    out.write(b"[")
+    for index, document in enumerate(documents):
+        if index:
+            out.write(b", ")
+        _write_document(out, document)
+    out.write(b"]")
+    return out.getvalue()
+
+
+def _write_document(out: io.BytesIO, document: dict[str, Any]) -> None:
+    long_keys = [
+        key
+        for key, value in document.items()
+        if isinstance(value, list) and len(value) > _CHUNK_ITEMS
+    ]
+    if not long_keys:
+        out.write(json.dumps(document, ensure_ascii=False).encode("utf-8"))
+        return
+    marker = f"placeholder-{uuid.uuid4().hex}-"
+    shallow = dict(document)
+    for number, key in enumerate(long_keys):
+        shallow[key] = f"{marker}{number}"
+    rest = json.dumps(shallow, ensure_ascii=False).encode("utf-8")
+    for number, key in enumerate(long_keys):
+        before, found, rest = rest.partition(json.dumps(f"{marker}{number}").encode("ascii"))
+        if not found:  # cannot happen (the marker is unique, keys keep their order)
+            msg = f"placeholder of {key!r} not found while encoding a document"
+            raise AssertionError(msg)
+        out.write(before)
+        _write_list(out, document[key])
+    out.write(rest)
+
+
+def _write_list(out: io.BytesIO, items: list[Any]) -> None:
+    out.write(b"[")
+    for start in range(0, len(items), _CHUNK_ITEMS):
+        if start:
+            out.write(b", ")
+        text = json.dumps(items[start : start + _CHUNK_ITEMS], ensure_ascii=False)
+        out.write(text[1:-1].encode("utf-8"))
+    out.write(b"]")

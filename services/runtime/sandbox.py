@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import pickle
 import resource
 from collections.abc import Callable
@@ -86,22 +87,30 @@ class SandboxTaskFailed(SandboxError):
 
 @dataclass(frozen=True, slots=True)
 class SandboxSettings:
-    """How many children, how big, how long, how many tasks before a child is replaced."""
+    """How many children, how big, how long, how many tasks before a child is replaced.
+
+    `niceness` is added to each child's CPU nice value: with every core parsing, the parent's
+    event loop (acks, S3, publishing) still gets the CPU first.
+    """
 
     workers: int = 2
     memory_limit_bytes: int | None = 1024 * 1024 * 1024
     timeout_seconds: float = 120.0
     max_tasks_per_child: int = 100
     start_method: Literal["forkserver", "spawn"] = "forkserver"
+    niceness: int = 0
 
 
 _Outcome = tuple[str, Any, str]
 
 
-def _limit_memory(limit_bytes: int | None) -> None:
-    """Child initializer: cap the address space so runaway allocations fail inside the child."""
+def _init_child(limit_bytes: int | None, niceness: int) -> None:
+    """Child initializer: cap the address space so runaway allocations fail inside the child,
+    and lower its CPU priority below the parent's."""
     if limit_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    if niceness > 0:
+        os.nice(niceness)
 
 
 def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
@@ -132,8 +141,8 @@ class _Slot:
             self._executor = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context(settings.start_method),
-                initializer=_limit_memory,
-                initargs=(settings.memory_limit_bytes,),
+                initializer=_init_child,
+                initargs=(settings.memory_limit_bytes, settings.niceness),
                 max_tasks_per_child=settings.max_tasks_per_child,
             )
         return self._executor

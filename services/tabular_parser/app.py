@@ -131,6 +131,7 @@ def create_app(
                 memory_limit_bytes=settings.parse_memory_mb * 1024 * 1024,
                 timeout_seconds=settings.parse_timeout_seconds,
                 max_tasks_per_child=settings.parse_max_tasks_per_child,
+                niceness=settings.parse_nice,
             )
         )
         recognizer = TabularRecognizer(sandbox)

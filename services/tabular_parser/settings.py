@@ -7,7 +7,8 @@ JOBS_IN_FLIGHT so that new requests are acked while every worker is busy),
 `MAX_OBJECT_BYTES` (the largest upload read from S3; up to JOBS_IN_FLIGHT of them are held),
 `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS` (the bounded memory of finished jobs used to
 answer repeats), `PARSE_TIMEOUT_SECONDS`, `PARSE_MEMORY_MB`, `PARSE_MAX_TASKS_PER_CHILD`
-(the sandbox of one recognition), `GRACEFUL_TIMEOUT_SECONDS` (how long SIGTERM waits for jobs
+(the sandbox of one recognition), `PARSE_NICE` (added to the worker processes' CPU nice value,
+so that acks are not held back when every core is parsing), `GRACEFUL_TIMEOUT_SECONDS` (how long SIGTERM waits for jobs
 in flight).
 """
 
@@ -43,6 +44,7 @@ class TabularParserSettings(Settings):
     parse_max_tasks_per_child: int = Field(
         50, ge=1, validation_alias=_env("PARSE_MAX_TASKS_PER_CHILD")
     )
+    parse_nice: int = Field(10, ge=0, le=19, validation_alias=_env("PARSE_NICE"))
     graceful_timeout_seconds: float = Field(
         15.0, ge=0, validation_alias=_env("GRACEFUL_TIMEOUT_SECONDS")
     )

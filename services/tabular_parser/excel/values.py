@@ -17,6 +17,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 __all__ = ["format_amount", "looks_like_malformed_amount", "parse_amount"]
 
 _KOPECKS = Decimal("0.01")
+_ZERO_KOPECKS = Decimal("0.00")
 # Larger than any amount a statement prints (10^18 roubles); beyond it a cell is not money, and
 # quantizing it would overflow the decimal context.
 _MAX_AMOUNT = Decimal(10) ** 18
@@ -30,6 +31,8 @@ _MONEY_ALPHABET = re.compile(r"[\s0-9.,()+\-\u2212\u2012\u2013\u00a0\u202f\u2009
 
 def parse_amount(value: object) -> Decimal | None:
     """A money amount rounded half-up to kopecks, or None for blanks, dashes and non-money."""
+    if type(value) is float:  # calamine's numbers: the hot path of a large sheet
+        return _round(Decimal(repr(value))) if math.isfinite(value) else None
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -47,6 +50,14 @@ def parse_amount(value: object) -> Decimal | None:
 
 def format_amount(amount: Decimal) -> str:
     """Kopeck-rounded, no exponent: integral → "1234", otherwise two decimals → "1234.50"."""
+    text = str(amount)
+    if text[-3:-2] == "." and text[-1:].isdigit() and abs(amount) < _MAX_AMOUNT:
+        # Already in kopecks (what parse_amount returns): the same text without re-rounding.
+        # str() of a Decimal with two decimals has no exponent.
+        if text.endswith(".00"):
+            text = text[:-3]
+            return "0" if text == "-0" else text
+        return text
     rounded = _round(amount)
     if rounded is None:
         msg = f"amount out of range: {amount!r}"
@@ -69,8 +80,8 @@ def looks_like_malformed_amount(text: str) -> bool:
 def _round(amount: Decimal) -> Decimal | None:
     if abs(amount) >= _MAX_AMOUNT:
         return None
-    rounded = amount.quantize(_KOPECKS, rounding=ROUND_HALF_UP, context=_CONTEXT)
-    return rounded if rounded != 0 else Decimal("0.00")
+    rounded = amount.quantize(_KOPECKS, ROUND_HALF_UP, _CONTEXT)
+    return rounded if rounded else _ZERO_KOPECKS
 
 
 def _parse_text(text: str) -> Decimal | None:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from services.tabular_parser.excel.model import CellValue, Sheet
+from services.tabular_parser.excel.text import squash
 from services.tabular_parser.excel.values import format_amount, parse_amount
 
 from ._accounts import account_code
@@ -70,7 +71,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     current: Entry | None = None
     for r in range(layout.header_end + 1, len(sheet.rows)):
         cells = sheet.rows[r]
-        if not any(v is not None and v != "" for v in cells):
+        if cells.count(None) + cells.count("") == len(cells):  # counted in C: no values
             continue
         account, name = _label(cells, layout)
         label = name or account or ""
@@ -119,7 +120,7 @@ def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | No
     """(account code, name) of a row, from a Код + Наименование pair or one «Счет» column."""
     if layout.code_col is not None:
         value = _value_at(cells, layout.code_col)
-        code_text = cell_text(value)
+        code_text = _text(value)
         name_text = _text_at(cells, layout.name_col)
         code = account_code(value, code_text, own_column=True) if code_text else None
         if code is not None:
@@ -129,7 +130,7 @@ def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | No
     if layout.combined_col is None:
         return None, _text_at(cells, layout.name_col) or None
     value = _value_at(cells, layout.combined_col)
-    text = cell_text(value)
+    text = _text(value)
     second = _text_at(cells, layout.name_col)
     # Only a cell that is nothing but a code is an account: «000 Ромашка» is a counterparty.
     code = account_code(value, text, own_column=False) if text else None
@@ -143,13 +144,14 @@ def _amounts(
     sheet: Sheet, row: int, cells: list[CellValue], layout: Layout, issues: list[Issue]
 ) -> list[Decimal | None]:
     values: list[Decimal | None] = []
-    width = len(cells)
+    last = len(cells) - 1
+    formulas = sheet.formula_cells
     for start, end in layout.sums:
         found: Decimal | None = None
-        for col in range(start, min(end, width - 1) + 1):
+        for col in range(start, (end if end < last else last) + 1):
             value = cells[col]
             if value is None or value == "":
-                if (row, col) in sheet.formula_cells:
+                if formulas and (row, col) in formulas:
                     issues.append(
                         Issue(
                             "OSV_FORMULA_NO_VALUE",
@@ -186,6 +188,8 @@ def _extra(cells: list[CellValue], layout: Layout) -> dict[str, str | None]:
 
 
 def _extra_text(value: CellValue) -> str | None:
+    if type(value) is str:
+        return squash(value) or None
     if isinstance(value, dt.datetime) and value.time() == dt.time(0):
         return value.date().isoformat()
     return cell_text(value) or None
@@ -223,4 +227,11 @@ def _value_at(cells: list[CellValue], col: int | None) -> CellValue:
 
 
 def _text_at(cells: list[CellValue], col: int | None) -> str:
-    return cell_text(_value_at(cells, col))
+    if col is None or not 0 <= col < len(cells):
+        return ""
+    return _text(cells[col])
+
+
+def _text(value: CellValue) -> str:
+    """`cell_text`; a plain string (the common case) is squashed without the detour."""
+    return squash(value) if type(value) is str else cell_text(value)

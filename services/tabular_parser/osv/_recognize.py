@@ -30,12 +30,14 @@ class OsvResult:
         return str(self.document["status"])
 
 
-def recognize_osv(sheet: Sheet) -> OsvResult | None:
+def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> OsvResult | None:
     """Recognise a 1C «Оборотно-сальдовая ведомость» on the sheet; None when it is not one.
 
     The sheet is an ОСВ when its first rows hold the three-group header (Сальдо на начало /
     Обороты / Сальдо на конец, each over Дебет and Кредит); a sheet with that header but
-    neither title nor rows is not taken.
+    neither title nor rows is not taken. With `release_rows` the sheet's rows are emptied once
+    the body is read (it is an ОСВ then), so a large sheet's cells and its document are not
+    both held at the peak.
     """
     layout = find_layout(sheet)
     if layout is None:
@@ -44,6 +46,8 @@ def recognize_osv(sheet: Sheet) -> OsvResult | None:
     body = read_body(sheet, layout)
     if title.title is None and not body.entries:
         return None
+    if release_rows:
+        sheet.rows = []
     _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
     full = title.account is None and not title.filtered
     failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
@@ -108,7 +112,7 @@ def _row(entry: Entry, ref: str) -> dict[str, Any]:
     for name, value in zip(SUM_FIELDS, entry.values, strict=True):
         row[name] = _money(value)
     if entry.extra:
-        row["extra"] = dict(entry.extra)
+        row["extra"] = entry.extra  # the entry is dropped once its row is built: no copy
     return row
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import given
@@ -115,3 +115,22 @@ def test_floats_round_like_their_shortest_decimal(value: float) -> None:
 def test_amounts_beyond_any_statement_are_not_money_and_do_not_raise(value: object) -> None:
     """A float like 1e26 would overflow the decimal context when quantized to kopecks."""
     assert parse_amount(value) is None
+
+
+def _printed_by_rounding(amount: Decimal) -> str:
+    value = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    if value == 0:
+        return "0"
+    integral = value == value.to_integral_value()
+    return f"{value.quantize(Decimal(1)):f}" if integral else f"{value:f}"
+
+
+@given(st.integers(min_value=-(10**19), max_value=10**19), st.integers(min_value=-4, max_value=2))
+def test_format_amount_prints_what_rounding_to_kopecks_prints(digits: int, exponent: int) -> None:
+    """The shortcut for amounts already in kopecks changes no printed text."""
+    amount = Decimal(digits).scaleb(exponent)
+    if abs(amount) >= Decimal(10) ** 18:
+        with pytest.raises(ValueError):
+            format_amount(amount)
+    else:
+        assert format_amount(amount) == _printed_by_rounding(amount)

@@ -111,6 +111,12 @@ class RecordingStorage:
         self._events.add("s3.put", key)
         await self._inner.put_json(bucket, key, document)
 
+    async def put_bytes(
+        self, bucket: str, key: str, data: bytes, *, content_type: str = "application/octet-stream"
+    ) -> None:
+        self._events.add("s3.put", key)
+        await self._inner.put_bytes(bucket, key, data, content_type=content_type)
+
 
 class StubRecognizer:
     """Returns the contract's ОСВ documents (optionally after `gate` opens); counts calls."""
