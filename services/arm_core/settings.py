@@ -7,43 +7,41 @@ Plain environment names, like the spec's tuning knobs: how long each pipeline ge
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
-from services.runtime.settings import Settings
+from services.runtime.settings import Settings, plain_env
 
 __all__ = ["CoreSettings", "Pipeline"]
 
 Pipeline = Literal["tabular", "image"]
 
 
-def _plain(name: str) -> Any:
-    return AliasChoices(name, name.lower())
-
-
 class CoreSettings(Settings):
     """Settings of arm-core (`load_settings(CoreSettings)`)."""
 
     tabular_reply_budget_seconds: float = Field(
-        600.0, gt=0, validation_alias=_plain("TABULAR_REPLY_BUDGET_SECONDS")
+        600.0, gt=0, validation_alias=plain_env("TABULAR_REPLY_BUDGET_SECONDS")
     )
     image_reply_budget_seconds: float = Field(
-        1800.0, gt=0, validation_alias=_plain("IMAGE_REPLY_BUDGET_SECONDS")
+        1800.0, gt=0, validation_alias=plain_env("IMAGE_REPLY_BUDGET_SECONDS")
     )
     upload_max_bytes: int = Field(
-        100 * 1024 * 1024, gt=0, validation_alias=_plain("UPLOAD_MAX_BYTES")
+        100 * 1024 * 1024, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
     )
     result_max_bytes: int = Field(
-        64 * 1024 * 1024, gt=0, validation_alias=_plain("RESULT_MAX_BYTES")
+        64 * 1024 * 1024, gt=0, validation_alias=plain_env("RESULT_MAX_BYTES")
     )
     relay_poll_interval_seconds: float = Field(
-        0.5, gt=0, validation_alias=_plain("RELAY_POLL_INTERVAL_SECONDS")
+        0.5, gt=0, validation_alias=plain_env("RELAY_POLL_INTERVAL_SECONDS")
     )
-    relay_batch_size: int = Field(100, gt=0, validation_alias=_plain("RELAY_BATCH_SIZE"))
+    relay_batch_size: int = Field(100, gt=0, validation_alias=plain_env("RELAY_BATCH_SIZE"))
     # None: migrate at start only for SQLite (the embedded default); PostgreSQL is migrated
     # by `python -m services.arm_core migrate` as a deployment step.
-    db_migrate_on_start: bool | None = Field(None, validation_alias=_plain("DB_MIGRATE_ON_START"))
+    db_migrate_on_start: bool | None = Field(
+        None, validation_alias=plain_env("DB_MIGRATE_ON_START")
+    )
 
     def reply_budget(self, pipeline: str) -> dt.timedelta:
         """How long a service of `pipeline` has from publish to final result."""

@@ -38,12 +38,14 @@ __all__ = [
     "SUBJECT_KEYS",
     "DbSettings",
     "NatsSettings",
+    "RecognitionServiceSettings",
     "S3Settings",
     "ScanSettings",
     "Settings",
     "SettingsError",
     "SubjectRole",
     "load_settings",
+    "plain_env",
     "validate_subjects",
 ]
 
@@ -272,15 +274,16 @@ class ScanSettings(_Group):
     scan_token: SecretStr | None = None
 
 
-def _plain(name: str) -> Any:
-    """A knob read from the plain environment name `name` (no OPENBAO__ prefix)."""
+def plain_env(name: str) -> Any:
+    """A knob read from the plain environment name `name` (no OPENBAO__ prefix), as the
+    spec's own knobs are (`PUBLISH_RETRIES`); use as `Field(..., validation_alias=...)`."""
     return AliasChoices(name, name.lower())
 
 
 class Settings(BaseSettings):
     """The base settings of every service; subclass it to add a service's own knobs.
 
-    A knob with a plain environment name declares it as `Field(..., validation_alias=_plain(...))`
+    A knob with a plain environment name declares it as `Field(..., validation_alias=plain_env(...))`
     or `validation_alias="NAME"`; other fields read `OPENBAO__<FIELD>` (`__` nests).
     """
 
@@ -299,18 +302,20 @@ class Settings(BaseSettings):
     db: DbSettings = DbSettings()
     scan: ScanSettings = ScanSettings()
 
-    ack_timeout_seconds: float = Field(30.0, gt=0, validation_alias=_plain("ACK_TIMEOUT_SECONDS"))
-    outbox_max_republish: int = Field(3, ge=0, validation_alias=_plain("OUTBOX_MAX_REPUBLISH"))
-    publish_retries: int = Field(3, ge=0, validation_alias=_plain("PUBLISH_RETRIES"))
+    ack_timeout_seconds: float = Field(
+        30.0, gt=0, validation_alias=plain_env("ACK_TIMEOUT_SECONDS")
+    )
+    outbox_max_republish: int = Field(3, ge=0, validation_alias=plain_env("OUTBOX_MAX_REPUBLISH"))
+    publish_retries: int = Field(3, ge=0, validation_alias=plain_env("PUBLISH_RETRIES"))
     publish_retry_pause_seconds: float = Field(
-        0.2, ge=0, validation_alias=_plain("PUBLISH_RETRY_PAUSE_SECONDS")
+        0.2, ge=0, validation_alias=plain_env("PUBLISH_RETRY_PAUSE_SECONDS")
     )
     # How long a publish waits for the server's PONG to confirm the message left the client.
     publish_confirm_timeout_seconds: float = Field(
-        2.0, gt=0, validation_alias=_plain("PUBLISH_CONFIRM_TIMEOUT_SECONDS")
+        2.0, gt=0, validation_alias=plain_env("PUBLISH_CONFIRM_TIMEOUT_SECONDS")
     )
     nats_reconnect_wait_seconds: float = Field(
-        0.5, gt=0, validation_alias=_plain("NATS_RECONNECT_WAIT_SECONDS")
+        0.5, gt=0, validation_alias=plain_env("NATS_RECONNECT_WAIT_SECONDS")
     )
 
     def __init__(self, **values: Any) -> None:
@@ -335,6 +340,29 @@ class Settings(BaseSettings):
     def nats_connect_kwargs(self) -> dict[str, Any]:
         """See `NatsSettings.connect_kwargs`."""
         return self.nats.connect_kwargs()
+
+
+class RecognitionServiceSettings(Settings):
+    """The knobs every recognition service has (tabular-parser, scan-gateway).
+
+    `JOBS_IN_FLIGHT`: requests handled at once (the subscriber's concurrency; a job waiting for
+    a worker still counts); `MAX_OBJECT_BYTES`: the largest object read from S3;
+    `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS`: the bounded memory of finished jobs that
+    answers repeats (a job in work is never forgotten); `GRACEFUL_TIMEOUT_SECONDS`: how long
+    SIGTERM waits for jobs in flight.
+    """
+
+    jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=plain_env("JOBS_IN_FLIGHT"))
+    max_object_bytes: int = Field(
+        100 * 1024 * 1024, ge=1, validation_alias=plain_env("MAX_OBJECT_BYTES")
+    )
+    seen_jobs_max: int = Field(10_000, ge=0, validation_alias=plain_env("SEEN_JOBS_MAX"))
+    seen_jobs_max_age_seconds: float = Field(
+        24 * 3600.0, ge=0, validation_alias=plain_env("SEEN_JOBS_MAX_AGE_SECONDS")
+    )
+    graceful_timeout_seconds: float = Field(
+        15.0, ge=0, validation_alias=plain_env("GRACEFUL_TIMEOUT_SECONDS")
+    )
 
 
 def _walk_secrets(model: BaseModel) -> Iterator[str]:

@@ -15,29 +15,17 @@ named by raw_s3_key.
 from __future__ import annotations
 
 import logging
-from contextlib import AsyncExitStack
-from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated, Any, Protocol
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Protocol
 
 from faststream.asgi import AsgiFastStream
-from faststream.nats import NatsMessage
-from faststream.specification import AsyncAPI
-from pydantic import WithJsonSchema
 
-from services.contract.models.request_v1 import RecognitionRequest
-from services.contract.models.result_message_v2 import RecognitionResultMessage
-from services.runtime.asyncapi import inlined_schema, raw_body
-from services.runtime.health import healthcheck_route, log_subjects
-from services.runtime.messaging import build_broker
-from services.runtime.protocol import (
-    ProtocolConfig,
-    RequestProtocol,
-    ServiceInfo,
-    attempt_from_body_or_one,
-)
+from services.runtime.logging import configure_logging
+from services.runtime.protocol import attempt_from_body_or_one
 from services.runtime.recognizer import Recognizer
 from services.runtime.sandbox import Sandbox, SandboxSettings
-from services.runtime.settings import SubjectRole, load_settings
+from services.runtime.service import ServiceSpec, build_service_app, package_version
+from services.runtime.settings import load_settings
 from services.runtime.storage import S3Storage
 from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.raw import RawArchive
@@ -50,16 +38,41 @@ from services.scan_gateway.recognizer import (
 )
 from services.scan_gateway.settings import ScanGatewaySettings
 
-__all__ = ["FILE_TYPES", "QUEUE_GROUP", "SERVICE_NAME", "GatewayStore", "create_app"]
+__all__ = [
+    "FILE_TYPES",
+    "QUEUE_GROUP",
+    "SERVICE_NAME",
+    "SPEC",
+    "GatewayStore",
+    "create_app",
+    "service_version",
+]
 
 SERVICE_NAME = "scan-gateway"
-QUEUE_GROUP = "scan-gateway"
 FILE_TYPES = frozenset({"PDF", "PNG", "JPG"})
-ROLES: tuple[SubjectRole, ...] = ("image_request", "result")
+
+SPEC = ServiceSpec(
+    name=SERVICE_NAME,
+    pipeline="image",
+    request_role="image_request",
+    file_types=FILE_TYPES,
+    attempt_policy=attempt_from_body_or_one,
+    pre_checks=(deadline_not_passed,),
+    description="Scans and PDFs of financial statements over NATS + S3",
+    request_description=(
+        "Recognition request v1.0 for PDF/PNG/JPG files (Nats-Msg-Id <job_id>:<attempt>). "
+        "Any body is accepted; the answer follows the contract's table."
+    ),
+    result_description=(
+        "Ack (status processing, Nats-Msg-Id ack:<job_id>:<attempt>) and result envelope "
+        "(Nats-Msg-Id result:<job_id>:<attempt>, raw_s3_key names the raw result set), "
+        "recognition-result-message v2.0."
+    ),
+)
+QUEUE_GROUP = SPEC.queue_group
+service_version = package_version
 
 log = logging.getLogger("services.scan_gateway")
-
-_REQUEST_SCHEMA = inlined_schema(RecognitionRequest.model_json_schema())
 
 
 class GatewayStore(Protocol):
@@ -74,14 +87,6 @@ class GatewayStore(Protocol):
     ) -> None: ...
 
 
-def service_version() -> str:
-    """The installed package version (what `service.version` reports)."""
-    try:
-        return version("arm-ka-recognition")
-    except PackageNotFoundError:
-        return "0.0.0"
-
-
 def create_app(
     settings: ScanGatewaySettings | None = None,
     recognizer: Recognizer | None = None,
@@ -90,30 +95,15 @@ def create_app(
 ) -> AsgiFastStream:
     """Build the service. Tests pass `settings`, may pass a `recognizer` and an opened
     `storage`; by default the scanning system (SCAN_URL set) or the local recogniser is used."""
-    settings = settings if settings is not None else load_settings(ScanGatewaySettings)
-    service = ServiceInfo(SERVICE_NAME, service_version())
-    request_subject = settings.nats.subject("image_request")
-    result_subject = settings.nats.subject("result")
-
-    broker = build_broker(
-        settings, client_name=SERVICE_NAME, graceful_timeout=settings.graceful_timeout_seconds
-    )
-    publisher = broker.publisher(
-        result_subject,
-        title="image-result",
-        description=(
-            "Ack (status processing, Nats-Msg-Id ack:<job_id>:<attempt>) and result envelope "
-            "(Nats-Msg-Id result:<job_id>:<attempt>, raw_s3_key names the raw result set), "
-            "recognition-result-message v2.0."
-        ),
-        schema=RecognitionResultMessage,
-    )
-
-    resources = AsyncExitStack()
-    owned_storage = storage is None
-    store: GatewayStore = storage if storage is not None else S3Storage(settings.s3)
-    sandbox: Sandbox | None = None
-    client: ScanClient | None = None
+    if settings is None:  # a real run: logs go to stderr, secrets redacted
+        configure_logging()
+        settings = load_settings(ScanGatewaySettings)
+    resources: list[AbstractAsyncContextManager[Any]] = []
+    if storage is None:
+        s3 = S3Storage(settings.s3)
+        resources.append(s3)
+        storage = s3
+    note = "recognition by an injected recogniser"
     if recognizer is None:
         source: ResultSetSource
         if settings.scan.scan_url:
@@ -127,7 +117,9 @@ def create_app(
                     poll_interval_seconds=settings.scan_poll_interval_seconds,
                 )
             )
+            resources.append(client)
             source = HttpSource(client)
+            note = "recognition by the scanning system"
         else:
             sandbox = Sandbox(
                 SandboxSettings(
@@ -137,100 +129,22 @@ def create_app(
                     max_tasks_per_child=settings.ocr_max_tasks_per_child,
                 )
             )
+            resources.append(sandbox)
             source = LocalSource(
                 sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi
             )
+            note = "recognition by the local recogniser"
         recognizer = ScanGatewayRecognizer(
             source,
-            archive=RawArchive(store, settings.s3.s3_results_bucket),
+            archive=RawArchive(storage, settings.s3.s3_results_bucket),
             max_seconds=settings.scan_max_seconds,
         )
-
-    async def publish(body: dict[str, Any], msg_id: str) -> None:
-        await publisher.publish(body, headers={"Nats-Msg-Id": msg_id})
-
-    protocol = RequestProtocol(
-        ProtocolConfig(
-            service=service,
-            pipeline="image",
-            file_types=FILE_TYPES,
-            attempt_policy=attempt_from_body_or_one,
-            max_object_bytes=settings.max_object_bytes,
-            results_bucket=settings.s3.s3_results_bucket,
-            seen_jobs_max=settings.seen_jobs_max,
-            seen_jobs_max_age_seconds=settings.seen_jobs_max_age_seconds,
-            pre_checks=(deadline_not_passed,),
-        ),
+    return build_service_app(
+        SPEC,
+        settings,
         recognizer=recognizer,
-        storage=store,
-        publish=publish,
+        storage=storage,
+        resources=resources,
         logger=log,
+        startup_note=note,
     )
-
-    @broker.subscriber(
-        request_subject,
-        queue=QUEUE_GROUP,
-        max_workers=settings.jobs_in_flight,
-        decoder=raw_body,
-        title="image-request",
-        description=(
-            "Recognition request v1.0 for PDF/PNG/JPG files (Nats-Msg-Id <job_id>:<attempt>). "
-            "Any body is accepted; the answer follows the contract's table."
-        ),
-    )
-    async def on_request(
-        body: Annotated[bytes, WithJsonSchema(_REQUEST_SCHEMA)],
-        msg: NatsMessage,
-    ) -> None:
-        await protocol.handle(body, msg.headers)
-
-    app = AsgiFastStream(
-        broker,
-        asgi_routes=[
-            healthcheck_route(
-                service=SERVICE_NAME,
-                version=service.version,
-                nats=settings.nats,
-                roles=ROLES,
-                broker=broker,
-            )
-        ],
-        specification=AsyncAPI(
-            title=SERVICE_NAME,
-            version=service.version,
-            description="Scans and PDFs of financial statements over NATS + S3",
-            schema_version="3.0.0",
-        ),
-        logger=log,
-    )
-
-    @app.on_startup
-    async def _open() -> None:
-        log_subjects(SERVICE_NAME, settings.nats, ROLES, logger=log)
-        log.info(
-            "recognition by %s",
-            "the scanning system"
-            if client is not None
-            else "the local recogniser"
-            if sandbox is not None
-            else "an injected recogniser",
-        )
-        if owned_storage and isinstance(store, S3Storage):
-            await resources.enter_async_context(store)
-        if client is not None:
-            await resources.enter_async_context(client)
-        if sandbox is not None:
-            await resources.enter_async_context(sandbox)
-
-    @app.after_shutdown
-    async def _close() -> None:
-        for job_id, attempt in protocol.jobs_in_work():
-            log.error(
-                "job %s attempt %d abandoned at shutdown: not finished within %.1f s",
-                job_id,
-                attempt,
-                settings.graceful_timeout_seconds,
-            )
-        await resources.aclose()
-
-    return app

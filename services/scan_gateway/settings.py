@@ -13,43 +13,36 @@ settings); without a URL the local recogniser is used.
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
-from services.runtime.settings import Settings
+from services.runtime.settings import RecognitionServiceSettings, plain_env
 
 __all__ = ["ScanGatewaySettings"]
 
 
-def _env(name: str) -> AliasChoices:
-    return AliasChoices(name, name.lower())
-
-
-class ScanGatewaySettings(Settings):
+class ScanGatewaySettings(RecognitionServiceSettings):
     """Settings of the scan-gateway service."""
 
-    jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=_env("JOBS_IN_FLIGHT"))
-    ocr_workers: int = Field(2, ge=1, le=64, validation_alias=_env("OCR_WORKERS"))
-    max_object_bytes: int = Field(
-        100 * 1024 * 1024, ge=1, validation_alias=_env("MAX_OBJECT_BYTES")
+    ocr_workers: int = Field(2, ge=1, le=64, validation_alias=plain_env("OCR_WORKERS"))
+    ocr_timeout_seconds: float = Field(
+        300.0, gt=0, validation_alias=plain_env("OCR_TIMEOUT_SECONDS")
     )
-    seen_jobs_max: int = Field(10_000, ge=0, validation_alias=_env("SEEN_JOBS_MAX"))
-    seen_jobs_max_age_seconds: float = Field(
-        24 * 3600.0, ge=0, validation_alias=_env("SEEN_JOBS_MAX_AGE_SECONDS")
+    ocr_memory_mb: int = Field(2048, ge=64, validation_alias=plain_env("OCR_MEMORY_MB"))
+    ocr_max_tasks_per_child: int = Field(
+        20, ge=1, validation_alias=plain_env("OCR_MAX_TASKS_PER_CHILD")
     )
-    ocr_timeout_seconds: float = Field(300.0, gt=0, validation_alias=_env("OCR_TIMEOUT_SECONDS"))
-    ocr_memory_mb: int = Field(2048, ge=64, validation_alias=_env("OCR_MEMORY_MB"))
-    ocr_max_tasks_per_child: int = Field(20, ge=1, validation_alias=_env("OCR_MAX_TASKS_PER_CHILD"))
-    ocr_dpi: int = Field(300, ge=72, le=600, validation_alias=_env("OCR_DPI"))
-    tesseract_cmd: str = Field("tesseract", min_length=1, validation_alias=_env("TESSERACT_CMD"))
+    ocr_dpi: int = Field(300, ge=72, le=600, validation_alias=plain_env("OCR_DPI"))
+    tesseract_cmd: str = Field(
+        "tesseract", min_length=1, validation_alias=plain_env("TESSERACT_CMD")
+    )
     scan_call_timeout_seconds: float = Field(
-        10.0, gt=0, validation_alias=_env("SCAN_CALL_TIMEOUT_SECONDS")
+        10.0, gt=0, validation_alias=plain_env("SCAN_CALL_TIMEOUT_SECONDS")
     )
-    scan_retries: int = Field(3, ge=0, le=20, validation_alias=_env("SCAN_RETRIES"))
-    scan_backoff_seconds: float = Field(0.2, ge=0, validation_alias=_env("SCAN_BACKOFF_SECONDS"))
+    scan_retries: int = Field(3, ge=0, le=20, validation_alias=plain_env("SCAN_RETRIES"))
+    scan_backoff_seconds: float = Field(
+        0.2, ge=0, validation_alias=plain_env("SCAN_BACKOFF_SECONDS")
+    )
     scan_poll_interval_seconds: float = Field(
-        0.5, gt=0, validation_alias=_env("SCAN_POLL_INTERVAL_SECONDS")
+        0.5, gt=0, validation_alias=plain_env("SCAN_POLL_INTERVAL_SECONDS")
     )
-    scan_max_seconds: float = Field(600.0, gt=0, validation_alias=_env("SCAN_MAX_SECONDS"))
-    graceful_timeout_seconds: float = Field(
-        15.0, ge=0, validation_alias=_env("GRACEFUL_TIMEOUT_SECONDS")
-    )
+    scan_max_seconds: float = Field(600.0, gt=0, validation_alias=plain_env("SCAN_MAX_SECONDS"))

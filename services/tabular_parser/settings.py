@@ -14,37 +14,22 @@ in flight).
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, Field
+from pydantic import Field
 
-from services.runtime.settings import Settings
+from services.runtime.settings import RecognitionServiceSettings, plain_env
 
 __all__ = ["TabularParserSettings"]
 
 
-def _env(name: str) -> AliasChoices:
-    return AliasChoices(name, name.lower())
-
-
-class TabularParserSettings(Settings):
+class TabularParserSettings(RecognitionServiceSettings):
     """Settings of the tabular-parser service."""
 
-    jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=_env("JOBS_IN_FLIGHT"))
-    parse_workers: int = Field(2, ge=1, le=64, validation_alias=_env("PARSE_WORKERS"))
-    max_object_bytes: int = Field(
-        100 * 1024 * 1024, ge=1, validation_alias=_env("MAX_OBJECT_BYTES")
-    )
-    seen_jobs_max: int = Field(10_000, ge=0, validation_alias=_env("SEEN_JOBS_MAX"))
-    seen_jobs_max_age_seconds: float = Field(
-        24 * 3600.0, ge=0, validation_alias=_env("SEEN_JOBS_MAX_AGE_SECONDS")
-    )
+    parse_workers: int = Field(2, ge=1, le=64, validation_alias=plain_env("PARSE_WORKERS"))
     parse_timeout_seconds: float = Field(
-        120.0, gt=0, validation_alias=_env("PARSE_TIMEOUT_SECONDS")
+        120.0, gt=0, validation_alias=plain_env("PARSE_TIMEOUT_SECONDS")
     )
-    parse_memory_mb: int = Field(2048, ge=64, validation_alias=_env("PARSE_MEMORY_MB"))
+    parse_memory_mb: int = Field(2048, ge=64, validation_alias=plain_env("PARSE_MEMORY_MB"))
     parse_max_tasks_per_child: int = Field(
-        50, ge=1, validation_alias=_env("PARSE_MAX_TASKS_PER_CHILD")
+        50, ge=1, validation_alias=plain_env("PARSE_MAX_TASKS_PER_CHILD")
     )
-    parse_nice: int = Field(10, ge=0, le=19, validation_alias=_env("PARSE_NICE"))
-    graceful_timeout_seconds: float = Field(
-        15.0, ge=0, validation_alias=_env("GRACEFUL_TIMEOUT_SECONDS")
-    )
+    parse_nice: int = Field(10, ge=0, le=19, validation_alias=plain_env("PARSE_NICE"))

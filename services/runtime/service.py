@@ -1,0 +1,181 @@
+"""A recognition service as a FastStream app, written once for tabular-parser and scan-gateway.
+
+Both services are the shared request protocol (services.runtime.protocol) on a queue-group
+subscriber, a publisher of acks and results, /healthcheck, and AsyncAPI docs; they differ only
+in what `ServiceSpec` says and in the recogniser they plug in. The subscriber takes the raw
+bytes so a bad request gets the answer the contract defines instead of FastStream's validation
+error, while AsyncAPI still shows the real payload schemas.
+
+On SIGTERM the jobs in flight get GRACEFUL_TIMEOUT_SECONDS to finish; each one still running
+then is abandoned with a log line of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Annotated, Any
+
+from faststream.asgi import AsgiFastStream
+from faststream.nats import NatsMessage
+from faststream.specification import AsyncAPI
+from pydantic import WithJsonSchema
+
+from services.contract.models.request_v1 import RecognitionRequest
+from services.contract.models.result_message_v2 import RecognitionResultMessage
+from services.runtime.asyncapi import inlined_schema, raw_body
+from services.runtime.health import healthcheck_route, log_subjects
+from services.runtime.messaging import MSG_ID_HEADER, build_broker
+from services.runtime.protocol import (
+    AttemptPolicy,
+    ObjectStore,
+    Pipeline,
+    PreCheck,
+    ProtocolConfig,
+    RequestProtocol,
+    ServiceInfo,
+)
+from services.runtime.recognizer import Recognizer
+from services.runtime.settings import RecognitionServiceSettings, SubjectRole
+
+__all__ = ["ServiceSpec", "build_service_app", "package_version"]
+
+# The request as AsyncAPI shows it; the handler itself takes the raw bytes (see module doc).
+_REQUEST_SCHEMA = inlined_schema(RecognitionRequest.model_json_schema())
+
+
+def package_version() -> str:
+    """The installed distribution's version: what `service.version` reports."""
+    try:
+        return version("arm-ka-recognition")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceSpec:
+    """What makes the shared protocol one service: identity, pipeline, policies, docs."""
+
+    name: str
+    pipeline: Pipeline
+    request_role: SubjectRole
+    file_types: frozenset[str]
+    attempt_policy: AttemptPolicy
+    description: str
+    request_description: str
+    result_description: str
+    pre_checks: Sequence[PreCheck] = field(default_factory=tuple)
+
+    @property
+    def queue_group(self) -> str:
+        """The queue group is the service's name (CONTRACT.md)."""
+        return self.name
+
+    @property
+    def roles(self) -> tuple[SubjectRole, ...]:
+        """The subjects this service uses, for the start-up log and /healthcheck."""
+        return (self.request_role, "result")
+
+
+def build_service_app(
+    spec: ServiceSpec,
+    settings: RecognitionServiceSettings,
+    *,
+    recognizer: Recognizer,
+    storage: ObjectStore,
+    resources: Sequence[AbstractAsyncContextManager[Any]] = (),
+    logger: logging.Logger,
+    startup_note: str | None = None,
+) -> AsgiFastStream:
+    """The service's app: `resources` (the S3 client, worker pools, HTTP clients) are entered at
+    start-up in order and closed at shutdown after the jobs in flight."""
+    service = ServiceInfo(spec.name, package_version())
+    broker = build_broker(
+        settings, client_name=spec.name, graceful_timeout=settings.graceful_timeout_seconds
+    )
+    publisher = broker.publisher(
+        settings.nats.subject("result"),
+        title=f"{spec.pipeline}-result",
+        description=spec.result_description,
+        schema=RecognitionResultMessage,
+    )
+
+    async def publish(body: dict[str, Any], msg_id: str) -> None:
+        await publisher.publish(body, headers={MSG_ID_HEADER: msg_id})
+
+    protocol = RequestProtocol(
+        ProtocolConfig(
+            service=service,
+            pipeline=spec.pipeline,
+            file_types=spec.file_types,
+            attempt_policy=spec.attempt_policy,
+            max_object_bytes=settings.max_object_bytes,
+            results_bucket=settings.s3.s3_results_bucket,
+            seen_jobs_max=settings.seen_jobs_max,
+            seen_jobs_max_age_seconds=settings.seen_jobs_max_age_seconds,
+            pre_checks=spec.pre_checks,
+        ),
+        recognizer=recognizer,
+        storage=storage,
+        publish=publish,
+        logger=logger,
+    )
+
+    @broker.subscriber(
+        settings.nats.subject(spec.request_role),
+        queue=spec.queue_group,
+        max_workers=settings.jobs_in_flight,
+        decoder=raw_body,
+        title=f"{spec.pipeline}-request",
+        description=spec.request_description,
+    )
+    async def on_request(
+        body: Annotated[bytes, WithJsonSchema(_REQUEST_SCHEMA)],
+        msg: NatsMessage,
+    ) -> None:
+        await protocol.handle(body, msg.headers)
+
+    app = AsgiFastStream(
+        broker,
+        asgi_routes=[
+            healthcheck_route(
+                service=spec.name,
+                version=service.version,
+                nats=settings.nats,
+                roles=spec.roles,
+                broker=broker,
+            )
+        ],
+        specification=AsyncAPI(
+            title=spec.name,
+            version=service.version,
+            description=spec.description,
+            schema_version="3.0.0",
+        ),
+        logger=logger,
+    )
+    opened = AsyncExitStack()
+
+    @app.on_startup
+    async def _open() -> None:
+        log_subjects(spec.name, settings.nats, spec.roles, logger=logger)
+        if startup_note:
+            logger.info("%s", startup_note)
+        for resource in resources:
+            await opened.enter_async_context(resource)
+
+    @app.after_shutdown
+    async def _close() -> None:
+        for job_id, attempt in protocol.jobs_in_work():
+            logger.error(
+                "job %s attempt %d abandoned at shutdown: not finished within %.1f s",
+                job_id,
+                attempt,
+                settings.graceful_timeout_seconds,
+            )
+        await opened.aclose()
+
+    return app
