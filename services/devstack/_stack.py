@@ -3,6 +3,11 @@
 The services run exactly as in production (`uvicorn … --factory`, `faststream run … --factory`),
 configured only through the environment names of the contract, so the local stack exercises the
 same code paths a deployment does.
+
+For the end-to-end and fault tests and the system benchmark the stack can also: give one
+service its own environment (`service_env`), run several replicas of a service (`replicas`),
+use a nats-server or S3 server the caller started (pass `nats=` / `s3=`; the caller stops
+them), and kill, stop or start one service process while the rest keeps running.
 """
 
 from __future__ import annotations
@@ -90,10 +95,19 @@ class _Running:
     port: int
     proc: subprocess.Popen[bytes]
     log_path: Path
+    replica: int = 0
 
     @property
     def url(self) -> str:
         return f"http://{LOOPBACK}:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
 
 
 @dataclass
@@ -108,6 +122,11 @@ class LocalStack:
     nats: NatsServer | None = None
     s3: S3Server | None = None
     running: list[_Running] = field(default_factory=list)
+    # Extra environment of one service (by ServiceSpec.name), on top of `extra_env`.
+    service_env: dict[str, dict[str, str]] = field(default_factory=dict)
+    # How many processes of a service to run (by name; default 1). Replicas share the queue group.
+    replicas: dict[str, int] = field(default_factory=dict)
+    _owned: set[str] = field(default_factory=set, repr=False)
 
     def __enter__(self) -> LocalStack:
         try:
@@ -126,6 +145,23 @@ class LocalStack:
             if svc.spec.name == "arm-core":
                 return svc.url
         msg = "arm-core is not running"
+        raise StackError(msg)
+
+    @property
+    def core_urls(self) -> list[str]:
+        """The API base URL of every arm-core replica."""
+        return [svc.url for svc in self.processes("arm-core")]
+
+    def processes(self, name: str) -> list[_Running]:
+        """The started processes of one service (alive or not), in replica order."""
+        return [svc for svc in self.running if svc.spec.name == name]
+
+    def process(self, name: str, replica: int = 0) -> _Running:
+        """One replica of a service."""
+        for svc in self.processes(name):
+            if svc.replica == replica:
+                return svc
+        msg = f"{name} replica {replica} was not started"
         raise StackError(msg)
 
     def env(self) -> dict[str, str]:
@@ -149,28 +185,70 @@ class LocalStack:
         env.update(self.extra_env)
         return env
 
+    def service_environment(self, name: str) -> dict[str, str]:
+        """The environment of one service: `env()` plus its `service_env` entry."""
+        return {**self.env(), **self.service_env.get(name, {})}
+
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.nats = start_nats_server()
-        self.s3 = start_s3_server()
-        env = self.env()
+        if self.nats is None:
+            self.nats = start_nats_server()
+            self._owned.add("nats")
+        if self.s3 is None:
+            self.s3 = start_s3_server()
+            self._owned.add("s3")
         for spec in self.services:
             if not spec.available():
                 continue
-            port = free_port()
-            log_path = self.data_dir / f"{spec.name}.log"
-            with log_path.open("ab") as log:
-                proc = subprocess.Popen(
-                    spec.argv(port),
-                    env=env,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
-            self.running.append(_Running(spec, port, proc, log_path))
+            for replica in range(max(1, self.replicas.get(spec.name, 1))):
+                self.running.append(self._spawn(spec, free_port(), replica))
         for svc in self.running:
             self._wait_healthy(svc)
+
+    def _spawn(self, spec: ServiceSpec, port: int, replica: int) -> _Running:
+        suffix = f"-{replica}" if replica else ""
+        log_path = self.data_dir / f"{spec.name}{suffix}.log"
+        with log_path.open("ab") as log:
+            proc = subprocess.Popen(
+                spec.argv(port),
+                env=self.service_environment(spec.name),
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        return _Running(spec, port, proc, log_path, replica)
+
+    def kill_service(self, name: str, replica: int = 0, sig: int = signal.SIGKILL) -> None:
+        """Send `sig` (SIGKILL: no goodbye) to one replica's whole process group and reap it.
+
+        The group includes the service's worker processes, as a crashed container would lose
+        them too.
+        """
+        svc = self.process(name, replica)
+        if svc.alive:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(svc.proc.pid, sig)
+        try:
+            svc.proc.wait(20)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(svc.proc.pid, signal.SIGKILL)
+            svc.proc.wait()
+
+    def stop_service(self, name: str, replica: int = 0) -> None:
+        """Stop one replica gracefully (SIGTERM), killing it after 20 s."""
+        self.kill_service(name, replica, signal.SIGTERM)
+
+    def start_service(self, name: str, replica: int = 0) -> None:
+        """Start a stopped or killed replica again, on its port and with its environment,
+        and wait for its /healthcheck. A replica still alive is left as it is."""
+        svc = self.process(name, replica)
+        if svc.alive:
+            return
+        fresh = self._spawn(svc.spec, svc.port, replica)
+        self.running[self.running.index(svc)] = fresh
+        self._wait_healthy(fresh)
 
     def _wait_healthy(self, svc: _Running) -> None:
         deadline = time.monotonic() + self.startup_timeout
@@ -197,9 +275,11 @@ class LocalStack:
                 svc.proc.kill()
                 svc.proc.wait()
         self.running.clear()
-        for server in (self.s3, self.nats):
-            if server is not None:
-                server.stop()
+        if "s3" in self._owned and self.s3 is not None:
+            self.s3.stop()
+        if "nats" in self._owned and self.nats is not None:
+            self.nats.stop()
+        self._owned.clear()
         self.s3 = self.nats = None
 
     def describe(self) -> str:

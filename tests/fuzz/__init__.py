@@ -1,0 +1,1 @@
+"""Property-based fuzzing of the edges: request bodies at the services, envelopes at the core."""
