@@ -30,8 +30,16 @@ class AttemptPolicy(Protocol):
 
 
 def attempt_from_body(body_attempt: object) -> int | None:
-    """The body's `attempt` when it is a usable one (an integer >= 1, not a bool)."""
-    if isinstance(body_attempt, int) and not isinstance(body_attempt, bool) and body_attempt >= 1:
+    """The body's `attempt` when it is a usable one: an integer >= 1, not a bool.
+
+    JSON Schema calls 2.0 an integer, so a producer that writes `2.0` sent attempt 2; reading it
+    as anything else would answer under another attempt's Nats-Msg-Id.
+    """
+    if isinstance(body_attempt, bool):
+        return None
+    if isinstance(body_attempt, float) and body_attempt.is_integer():
+        body_attempt = int(body_attempt)
+    if isinstance(body_attempt, int) and body_attempt >= 1:
         return body_attempt
     return None
 

@@ -15,9 +15,9 @@ The expected answer is derived from the body alone:
   an image file type.
 Every published body passes the envelope schema.
 
-The mutations leave out an integral float `attempt` (2.0): JSON Schema's "integer" admits it,
-but the protocol then answers as attempt 1, and the core ignores that answer as another
-attempt's. Pinned by the strict xfail `test_an_integral_float_attempt_is_answered_as_itself`.
+The mutations leave out an integral float `attempt` (2.0), which JSON Schema's "integer" admits:
+the expected-answer model here reads attempts as ints, and
+`test_an_integral_float_attempt_is_answered_as_itself` proves that case on its own.
 """
 
 from __future__ import annotations
@@ -214,10 +214,6 @@ async def test_a_repeated_valid_request_is_processed_once(
     assert len(statuses) - statuses.count("processing") == 1
 
 
-@pytest.mark.xfail(
-    reason="known defect: the protocol reads attempt 2.0 (a JSON Schema integer) as 1",
-    strict=True,
-)
 async def test_an_integral_float_attempt_is_answered_as_itself() -> None:
     """A valid request with attempt 2.0 is acked and answered as attempt 2."""
     protocol, recorder = _protocol()
