@@ -9,12 +9,13 @@ raises `RecognitionFailed` with a contract error code.
 from __future__ import annotations
 
 import datetime as dt
-import io
 import json
 import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal, Protocol
+
+import orjson
 
 __all__ = [
     "EncodedRecognition",
@@ -27,8 +28,6 @@ __all__ = [
     "Recognizer",
     "encode_documents",
 ]
-
-_CHUNK_ITEMS = 2000
 
 
 class ErrorCode(StrEnum):
@@ -153,51 +152,14 @@ class Recognizer(Protocol):
 
 
 def encode_documents(documents: list[dict[str, Any]]) -> bytes:
-    """`json.dumps(documents, ensure_ascii=False)` as UTF-8, byte for byte, with less memory.
+    """The documents as one UTF-8 JSON array, Cyrillic as is (orjson, compact separators).
 
-    A long list inside a document (the rows of a large ОСВ) is encoded a slice at a time into
-    one buffer, so the result never exists as one Python str (two bytes a character once
-    Cyrillic is in it) next to its bytes, nor as several copies of its bytes.
+    orjson writes straight into one bytes object, about 8x faster than `json.dumps` and without
+    a Python str of the whole result next to its bytes. What orjson refuses (an int beyond 64
+    bits, a subclass it does not know) falls back to `json.dumps`, so nothing JSON-able fails.
+    NaN and infinities never occur in documents (amounts are strings).
     """
-    out = io.BytesIO()
-    out.write(b"[")
-    for index, document in enumerate(documents):
-        if index:
-            out.write(b", ")
-        _write_document(out, document)
-    out.write(b"]")
-    return out.getvalue()
-
-
-def _write_document(out: io.BytesIO, document: dict[str, Any]) -> None:
-    long_keys = [
-        key
-        for key, value in document.items()
-        if isinstance(value, list) and len(value) > _CHUNK_ITEMS
-    ]
-    if not long_keys:
-        out.write(json.dumps(document, ensure_ascii=False).encode("utf-8"))
-        return
-    marker = f"placeholder-{uuid.uuid4().hex}-"
-    shallow = dict(document)
-    for number, key in enumerate(long_keys):
-        shallow[key] = f"{marker}{number}"
-    rest = json.dumps(shallow, ensure_ascii=False).encode("utf-8")
-    for number, key in enumerate(long_keys):
-        before, found, rest = rest.partition(json.dumps(f"{marker}{number}").encode("ascii"))
-        if not found:  # cannot happen (the marker is unique, keys keep their order)
-            msg = f"placeholder of {key!r} not found while encoding a document"
-            raise AssertionError(msg)
-        out.write(before)
-        _write_list(out, document[key])
-    out.write(rest)
-
-
-def _write_list(out: io.BytesIO, items: list[Any]) -> None:
-    out.write(b"[")
-    for start in range(0, len(items), _CHUNK_ITEMS):
-        if start:
-            out.write(b", ")
-        text = json.dumps(items[start : start + _CHUNK_ITEMS], ensure_ascii=False)
-        out.write(text[1:-1].encode("utf-8"))
-    out.write(b"]")
+    try:
+        return orjson.dumps(documents, option=orjson.OPT_NON_STR_KEYS)
+    except orjson.JSONEncodeError:
+        return json.dumps(documents, ensure_ascii=False).encode("utf-8")

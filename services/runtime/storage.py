@@ -9,12 +9,18 @@ Exceptions::
 
 Each carries `bucket` and `key`; none quotes a credential. Reads enforce a size cap without
 downloading past it, so a hostile upload cannot exhaust memory.
+
+A large body (a result file of a big workbook) is uploaded by a plain botocore client in a
+worker thread: over http botocore hashes the whole payload (SigV4) synchronously, and that
+must not hold the event loop that sends acks. Checksums are computed only when S3 requires
+them (no CRC32 over every body).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -23,8 +29,10 @@ from typing import Any, Self
 
 import aiohttp
 import botocore.exceptions as bce
+import botocore.session
 from aiobotocore.config import AioConfig
 from aiobotocore.session import get_session
+from botocore.config import Config
 
 from services.runtime.logging import redact
 from services.runtime.settings import S3Settings
@@ -39,6 +47,20 @@ __all__ = [
 ]
 
 _CHUNK = 64 * 1024
+_THREAD_PUT_BYTES = 1024 * 1024  # bodies from this size are signed and sent off the loop
+_SYNC_SESSION_LOCK = threading.Lock()
+_sync_session: botocore.session.Session | None = None
+
+
+def _shared_sync_session() -> botocore.session.Session:
+    """One botocore session per process, so the S3 model is loaded once for every client."""
+    global _sync_session  # a lazily built process-wide cache
+    with _SYNC_SESSION_LOCK:
+        if _sync_session is None:
+            _sync_session = botocore.session.get_session()
+        return _sync_session
+
+
 _NOT_FOUND_CODES = frozenset({"NoSuchKey", "NoSuchBucket", "404", "NotFound"})
 
 
@@ -137,36 +159,50 @@ class S3Storage:
         max_attempts: int = 2,
     ) -> None:
         self._settings = settings
-        self._config = AioConfig(
-            connect_timeout=connect_timeout,
-            read_timeout=read_timeout,
-            retries={"max_attempts": max_attempts, "mode": "standard"},
-            signature_version="s3v4",
-            s3={"addressing_style": "path"},
-        )
+        options: dict[str, Any] = {
+            "connect_timeout": connect_timeout,
+            "read_timeout": read_timeout,
+            "retries": {"max_attempts": max_attempts, "mode": "standard"},
+            "signature_version": "s3v4",
+            "request_checksum_calculation": "when_required",
+            "response_checksum_validation": "when_required",
+            "s3": {"addressing_style": "path"},
+        }
+        self._config = AioConfig(**options)
+        self._sync_config = Config(**options)
         self._stack: AsyncExitStack | None = None
         self._client: Any = None
+        self._sync_client: Any = None
+        self._sync_lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"S3Storage(endpoint_url={self._settings.s3_endpoint_url!r})"
 
-    async def __aenter__(self) -> Self:
+    def _client_args(self) -> dict[str, Any]:
         s = self._settings
+        return {
+            "endpoint_url": s.s3_endpoint_url,
+            "region_name": s.s3_region,
+            "aws_access_key_id": s.s3_access_key.get_secret_value() if s.s3_access_key else None,
+            "aws_secret_access_key": (
+                s.s3_secret_key.get_secret_value() if s.s3_secret_key else None
+            ),
+        }
+
+    async def __aenter__(self) -> Self:
         stack = AsyncExitStack()
         session = get_session()
         self._client = await stack.enter_async_context(
-            session.create_client(
-                "s3",
-                endpoint_url=s.s3_endpoint_url,
-                region_name=s.s3_region,
-                aws_access_key_id=s.s3_access_key.get_secret_value() if s.s3_access_key else None,
-                aws_secret_access_key=(
-                    s.s3_secret_key.get_secret_value() if s.s3_secret_key else None
-                ),
-                config=self._config,
-            )
+            session.create_client("s3", config=self._config, **self._client_args())
         )
         self._stack = stack
+        try:
+            # Built now, off the loop: built later it would hold the GIL while a job's result
+            # waits (botocore loads the S3 model).
+            await asyncio.to_thread(self._thread_client)
+        except BaseException:
+            await self.__aexit__(None, None, None)
+            raise
         return self
 
     async def __aexit__(
@@ -178,6 +214,10 @@ class S3Storage:
         stack, self._stack, self._client = self._stack, None, None
         if stack is not None:
             await stack.aclose()
+        with self._sync_lock:
+            sync, self._sync_client = self._sync_client, None
+        if sync is not None:
+            await asyncio.to_thread(sync.close)
 
     @property
     def client(self) -> Any:
@@ -236,11 +276,30 @@ class S3Storage:
         *,
         content_type: str = "application/octet-stream",
     ) -> None:
-        """Write an object (overwrites)."""
+        """Write an object (overwrites); a large body is hashed and sent in a worker thread."""
+        client = self.client  # inside `async with` only
         async with _translated(bucket, key):
-            await self.client.put_object(
-                Bucket=bucket, Key=key, Body=data, ContentType=content_type
-            )
+            if len(data) < _THREAD_PUT_BYTES:
+                await client.put_object(Bucket=bucket, Key=key, Body=data, ContentType=content_type)
+            else:
+                await asyncio.to_thread(self._put_in_thread, bucket, key, data, content_type)
+
+    def _put_in_thread(self, bucket: str, key: str, data: bytes, content_type: str) -> None:
+        """The blocking upload: SHA-256 of the body (which releases the GIL) and the send."""
+        self._thread_client().put_object(
+            Bucket=bucket, Key=key, Body=data, ContentType=content_type
+        )
+
+    def _thread_client(self) -> Any:
+        """A plain botocore S3 client with the same endpoint and config, made on first use."""
+        with self._sync_lock:
+            if self._sync_client is None:
+                session = _shared_sync_session()
+                with _SYNC_SESSION_LOCK:  # a botocore session is not thread-safe
+                    self._sync_client = session.create_client(
+                        "s3", config=self._sync_config, **self._client_args()
+                    )
+            return self._sync_client
 
     async def delete(self, bucket: str, key: str) -> None:
         """Remove an object; removing an absent key is not an error (S3 semantics)."""

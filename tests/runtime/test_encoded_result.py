@@ -41,11 +41,20 @@ def _documents(rows: int) -> list[dict[str, Any]]:
     ]
 
 
-def test_encode_documents_is_json_dumps_byte_for_byte_also_for_long_lists() -> None:
+def test_encode_documents_decodes_to_the_documents_with_cyrillic_unescaped() -> None:
+    """Any list length: the bytes are one JSON array equal to the documents, UTF-8 as is."""
     for rows in (0, 3, 2000, 2001, 4500):
         documents = _documents(rows)
-        expected = json.dumps(documents, ensure_ascii=False).encode("utf-8")
-        assert encode_documents(documents) == expected, rows
+        encoded = encode_documents(documents)
+        assert json.loads(encoded) == documents, rows
+        assert "Ромашка".encode() in encoded or rows == 0
+        assert b"\\u04" not in encoded
+
+
+def test_encode_documents_falls_back_for_what_orjson_refuses() -> None:
+    """An int beyond 64 bits still encodes (as json.dumps would), never fails the job."""
+    documents = [{"document_type": "OSV", "big": 2**70, "name": "Итого"}]
+    assert json.loads(encode_documents(documents)) == documents
 
 
 def test_encoded_recognition_keeps_status_warnings_and_count() -> None:
@@ -59,7 +68,8 @@ def test_encoded_recognition_keeps_status_warnings_and_count() -> None:
     assert encoded.decoded_documents() == recognition.documents
 
 
-def test_result_file_bytes_of_an_encoded_recognition_equal_the_dict_result_file() -> None:
+def test_result_file_of_an_encoded_recognition_decodes_equal_to_the_dict_result_file() -> None:
+    """Spliced-in encoded documents give the same JSON document as encoding the dicts."""
     job = _job()
     recognition = Recognition(
         documents=_documents(2500), group_schema="mixed", statements_version="2025.1"
@@ -68,5 +78,7 @@ def test_result_file_bytes_of_an_encoded_recognition_equal_the_dict_result_file(
         "utf-8"
     )
     assert result_file_bytes(job, recognition, SERVICE, 1234) == expected
-    assert result_file_bytes(job, recognition.encode(), SERVICE, 1234) == expected
+    spliced = result_file_bytes(job, recognition.encode(), SERVICE, 1234)
+    assert json.loads(spliced) == json.loads(expected)
+    assert list(json.loads(spliced)) == list(json.loads(expected))  # field order kept
     assert result_file(job, recognition.encode(), SERVICE, 1234) == json.loads(expected)

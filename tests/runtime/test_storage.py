@@ -102,3 +102,30 @@ async def test_endpoint_down_is_storage_unavailable_without_credentials(
     assert s3_settings.s3_secret_key is not None and s3_settings.s3_access_key is not None
     assert s3_settings.s3_secret_key.get_secret_value() not in text
     assert s3_settings.s3_access_key.get_secret_value() not in text
+
+
+async def test_a_large_body_round_trips_through_the_threaded_upload(
+    s3_settings: S3Settings, bucket: str
+) -> None:
+    """A body over the thread threshold (sent by the blocking client off the loop) is intact."""
+    data = bytes(range(256)) * (5 * 1024)  # 1.25 MiB
+    async with S3Storage(s3_settings) as s3:
+        await s3.put_bytes(bucket, "results/big.json", data, content_type="application/json")
+        assert await s3.get_bytes(bucket, "results/big.json", max_bytes=len(data)) == data
+        info = await s3.head(bucket, "results/big.json")
+    assert (info.size, info.content_type) == (len(data), "application/json")
+
+
+async def test_a_large_put_to_a_down_endpoint_is_storage_unavailable_without_credentials(
+    s3_settings: S3Settings,
+) -> None:
+    """The threaded upload maps its errors like the async client and quotes no key."""
+    down = s3_settings.model_copy(update={"s3_endpoint_url": f"http://127.0.0.1:{free_port()}"})
+    async with S3Storage(down, connect_timeout=0.5, max_attempts=1) as s3:
+        with pytest.raises(StorageUnavailable) as info:
+            await s3.put_bytes("any", "key", b"x" * (2 * 1024 * 1024))
+    text = f"{info.value} {info.value!r}"
+    assert (info.value.bucket, info.value.key) == ("any", "key")
+    assert s3_settings.s3_secret_key is not None and s3_settings.s3_access_key is not None
+    assert s3_settings.s3_secret_key.get_secret_value() not in text
+    assert s3_settings.s3_access_key.get_secret_value() not in text

@@ -24,6 +24,9 @@ __all__ = ["scan_xlsx"]
 _FMT = "XLSX"
 _BLOCK = 1 << 20
 _MAX_PENDING = 64 << 20  # one `<row>` longer than this is not a real sheet
+_LAST_SINGLE_LETTER = 25  # column Z
+_LEVELS = {str(level).encode(): level for level in range(1, 8)}
+_MINUS_ONE = (-1).__add__  # 1-based row number → 0-based index, in C
 _ROW_END = b"</row>"
 _DIMENSION = re.compile(rb'<dimension\b[^>]*?\bref="([^"]*)"')
 _ROW_TAG = re.compile(rb"<row\b([^>]*)>")
@@ -35,6 +38,7 @@ _OUTLINED_ROW = re.compile(rb'<row r="([0-9]+)"[^>]*?\boutlineLevel="([0-9]+)"')
 _ROW_R_FIRST = re.compile(rb'<row r="([0-9]+)"')
 _CELL_COLS = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)\d')
 _CELL_ROWS = re.compile(rb'<c\b[^>]*?\br="[A-Z]+(\d+)"')
+_ROW_WITH_CELL = re.compile(rb'<row r="([0-9]{1,7})"[^>]*>\s*<c\b')
 _FORMULA_NO_VALUE = re.compile(
     rb'<c\b[^>]*?\br="([A-Z]+\d+)"[^>]*?(?<!/)>\s*'
     rb"<f\b[^>]*?(?:/>|>[^<]*</f>)\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>"
@@ -227,11 +231,12 @@ def _scan_block(
         _read_rows(block, rows, meta, state)
     cells = block.count(b"<c")  # a superset too (`<col`, `<cfRule`): only caps and the check
     extent.cells += cells
-    letters = _CELL_COL_FIRST.findall(block)
-    if len(letters) == cells:
-        _widen(extent, set(letters), set(_CELL_ROW_FIRST.findall(block)))
-    else:
-        _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
+    if not (cells and block.count(b'<c r="') == cells and _within_known(block, extent)):
+        letters = _CELL_COL_FIRST.findall(block)
+        if len(letters) == cells:
+            _widen(extent, set(letters), set(_CELL_ROW_FIRST.findall(block)))
+        else:
+            _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
     if b"<f" in block:
         for ref in _FORMULA_NO_VALUE.findall(block):
             cell = parse_cell_ref(ref.decode("ascii"))
@@ -239,6 +244,62 @@ def _scan_block(
                 meta.formula_cells.add(cell)
     if bold_cell is not None:
         meta.bold_rows.update(int(row) - 1 for row in set(bold_cell.findall(block)))
+
+
+def _within_known(block: bytes, extent: _Extent) -> bool:
+    """Widen the extent by the block's rows without reading every cell reference, when safe.
+
+    Safe means: every cell's `r` (all cells have one, checked by the caller) has a column
+    inside the columns seen so far and a row between the first and the last row tag of the
+    block that holds cells; one regex pass with no capture proves it (any other reference
+    — a far cell, a row out of order, lowercase, `$` — matches the guard). The rows then
+    widen the extent exactly as their cells would. Otherwise False: the caller reads every
+    reference. Only sheets up to column Z take this path (the usual trial balance).
+    """
+    if not 0 <= extent.first_col <= extent.last_col <= _LAST_SINGLE_LETTER:
+        return False
+    first = _ROW_WITH_CELL.search(block)
+    last = _ROW_WITH_CELL.match(block, block.rfind(b'<row r="'))
+    if first is None or last is None:
+        return False
+    low, high = int(first.group(1)), int(last.group(1))
+    if not 0 < low <= high:
+        return False
+    columns = f"[{chr(65 + extent.first_col)}-{chr(65 + extent.last_col)}]"
+    guard = re.compile(f'<c r="(?!{columns}(?:{_int_range(low, high)})")'.encode())
+    if guard.search(block) is not None:
+        return False
+    extent.first_row = min(extent.first_row, low - 1)
+    extent.last_row = max(extent.last_row, high - 1)
+    return True
+
+
+def _int_range(low: int, high: int) -> str:
+    """A regex matching exactly the decimal numbers low..high (no sign, no leading zero)."""
+    parts = []
+    for digits in range(len(str(low)), len(str(high)) + 1):
+        start = max(low, 10 ** (digits - 1))
+        end = min(high, 10**digits - 1)
+        parts.append(_same_length_range(str(start), str(end)))
+    return "|".join(parts)
+
+
+def _same_length_range(low: str, high: str) -> str:
+    """Numbers low..high written with the same number of digits (low <= high)."""
+    if low == high:
+        return low
+    common = 0
+    while low[common] == high[common]:
+        common += 1
+    prefix, low, high = low[:common], low[common:], high[common:]
+    if len(low) == 1:
+        return f"{prefix}[{low}-{high}]"
+    rest = len(low) - 1
+    parts = [low[0] + _same_length_range(low[1:], "9" * rest)]
+    if int(high[0]) - int(low[0]) > 1:
+        parts.append(f"[{int(low[0]) + 1}-{int(high[0]) - 1}][0-9]{{{rest}}}")
+    parts.append(high[0] + _same_length_range("0" * rest, high[1:]))
+    return f"{prefix}(?:{'|'.join(parts)})"
 
 
 def _widen(extent: _Extent, letters: set[bytes], numbers: set[bytes]) -> None:
@@ -261,9 +322,15 @@ def _read_rows(block: bytes, rows: int, meta: SheetMeta, state: _RowState) -> No
             return
         fast = _OUTLINED_ROW.findall(block)
         if len(fast) == block.count(b"outlineLevel="):
-            levels.update(
-                (int(row) - 1, min(int(level), 7)) for row, level in fast if level != b"0"
-            )
+            numbers = [row for row, _ in fast]
+            written = [level for _, level in fast]
+            if _LEVELS.keys() >= set(written):  # levels 1-7 as written: mapped in C
+                rows_0 = map(_MINUS_ONE, map(int, numbers))
+                levels.update(zip(rows_0, map(_LEVELS.__getitem__, written), strict=True))
+            else:
+                levels.update(
+                    (int(row) - 1, min(int(level), 7)) for row, level in fast if level != b"0"
+                )
             return
     last = state.last
     for attrs in _ROW_TAG.findall(block):

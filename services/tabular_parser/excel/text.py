@@ -13,14 +13,14 @@ from services.tabular_parser.excel.model import CellValue
 
 __all__ = ["cell_text", "squash"]
 
-_SPACES = str.maketrans(
-    {"\u00a0": " ", "\u202f": " ", "\u2009": " ", "\t": " ", "\r": " ", "\n": " "}
-)
-
 
 def squash(text: str) -> str:
-    """Collapse every run of (non-breaking) whitespace to one space and strip."""
-    return " ".join(text.translate(_SPACES).split())
+    """Collapse every run of (non-breaking) whitespace to one space and strip.
+
+    `str.split()` splits on every Unicode space (NBSP, narrow NBSP, thin space, tabs, line
+    breaks), so no translation pass is needed first.
+    """
+    return " ".join(text.split())
 
 
 def cell_text(value: CellValue, *, keep_midnight: bool = False) -> str:

@@ -14,13 +14,21 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 
-__all__ = ["format_amount", "looks_like_malformed_amount", "parse_amount"]
+__all__ = [
+    "format_amount",
+    "format_kopecks",
+    "looks_like_malformed_amount",
+    "parse_amount",
+    "parse_kopecks",
+]
 
 _KOPECKS = Decimal("0.01")
 _ZERO_KOPECKS = Decimal("0.00")
 # Larger than any amount a statement prints (10^18 roubles); beyond it a cell is not money, and
 # quantizing it would overflow the decimal context.
 _MAX_AMOUNT = Decimal(10) ** 18
+_MAX_KOPECKS = 10**20
+_EXACT_FLOAT = 1e13
 _CONTEXT = Context(prec=40)
 _SPACES = dict.fromkeys(map(ord, " \u00a0\u202f\u2009\u2007\t"), None)
 _MINUSES = "-\u2212\u2012\u2013"
@@ -65,6 +73,41 @@ def format_amount(amount: Decimal) -> str:
     if rounded == rounded.to_integral_value():
         return f"{rounded.quantize(Decimal(1)):f}"
     return f"{rounded:f}"
+
+
+def parse_kopecks(value: object) -> int | None:
+    """`parse_amount` in whole kopecks (an exact int), for sums over a large sheet.
+
+    A float whose shortest repr has at most two decimals is read without a Decimal (the
+    rounding would change nothing); anything else goes through `parse_amount`.
+    """
+    if type(value) is float and -_EXACT_FLOAT < value < _EXACT_FLOAT:
+        # Below 10^13 two floats are more than a kopeck apart, so when kopecks / 100 gives
+        # the same float back, that two-decimal text is the float's shortest repr.
+        kopecks = round(value * 100)
+        if kopecks / 100 == value:
+            return kopecks
+    if type(value) is float and math.isfinite(value):
+        text = repr(value)
+        whole, _, fraction = text.partition(".")
+        if len(fraction) <= 2 and "e" not in text:
+            kopecks = int(whole + fraction.ljust(2, "0"))
+            return kopecks if -_MAX_KOPECKS < kopecks < _MAX_KOPECKS else None
+    amount = parse_amount(value)
+    return None if amount is None else int(amount.scaleb(2))
+
+
+def format_kopecks(kopecks: int) -> str:
+    """`format_amount` of kopecks / 100: "1234" when integral, else "1234.50"."""
+    if 100 <= kopecks < _MAX_KOPECKS:  # the common case: string slicing only
+        text = str(kopecks)
+        return text[:-2] if text[-2:] == "00" else f"{text[:-2]}.{text[-2:]}"
+    if not -_MAX_KOPECKS < kopecks < _MAX_KOPECKS:
+        msg = f"amount out of range: {kopecks} kopecks"
+        raise ValueError(msg)
+    roubles, rest = divmod(-kopecks if kopecks < 0 else kopecks, 100)
+    sign = "-" if kopecks < 0 else ""
+    return f"{sign}{roubles}.{rest:02d}" if rest else f"{sign}{roubles}"
 
 
 def looks_like_malformed_amount(text: str) -> bool:

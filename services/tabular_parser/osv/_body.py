@@ -10,11 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
-from decimal import Decimal
 
 from services.tabular_parser.excel.model import CellValue, Sheet
 from services.tabular_parser.excel.text import squash
-from services.tabular_parser.excel.values import format_amount, parse_amount
+from services.tabular_parser.excel.values import format_kopecks, parse_kopecks
 
 from ._accounts import account_code
 from ._cells import cell_text
@@ -28,16 +27,19 @@ _FOOTER_RE = re.compile(
 )
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
+_EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
 
 @dataclass(slots=True)
 class Entry:
+    """One body row; `values` are the six sums in whole kopecks (exact ints), None when empty."""
+
     row_index: int
     kind: str
     account: str | None
     name: str | None
     inn: str | None
-    values: list[Decimal | None]
+    values: list[int | None]
     extra: dict[str, str | None] = field(default_factory=dict)
     outline: int = 0
     level: int = 0
@@ -69,8 +71,9 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     total: int | None = None
     last_row = layout.header_end
     current: Entry | None = None
-    for r in range(layout.header_end + 1, len(sheet.rows)):
-        cells = sheet.rows[r]
+    rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
+    for r in range(layout.header_end + 1, len(rows)):
+        cells = rows[r]
         if cells.count(None) + cells.count("") == len(cells):  # counted in C: no values
             continue
         account, name = _label(cells, layout)
@@ -83,7 +86,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
             last_row = r
             break
-        indicator = _text_at(cells, layout.indicator_col)
+        indicator = "" if indicator_col is None else _text_at(cells, indicator_col)
         if current is not None and indicator and account is None and name is None:
             _fold_indicator(current, indicator, values, layout)
             last_row = r
@@ -97,23 +100,17 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             and all(v is None for v in extra.values())
         ):
             continue
-        moved: list[Decimal | None] | None = None
+        moved: list[int | None] | None = None
         if indicator and indicator.lower() != _MONEY_INDICATOR:
             # An entity whose first row is not БУ: its money is unknown, its values kept aside.
             moved, values = values, [None] * len(values)
-        outline = sheet.outline_levels.get(r, 0)
-        current = Entry(r, _kind(account), account, name, inn, values, extra, outline)
+        kind = "subconto" if account is None else "subaccount" if "." in account else "account"
+        current = Entry(r, kind, account, name, inn, values, extra, outline_levels.get(r, 0))
         if moved is not None:
             _fold_indicator(current, indicator, moved, layout)
         entries.append(current)
         last_row = r
     return Body(entries, total, last_row, issues)
-
-
-def _kind(account: str | None) -> str:
-    if account is None:
-        return "subconto"
-    return "subaccount" if "." in account else "account"
 
 
 def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | None]:
@@ -122,7 +119,9 @@ def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | No
         value = _value_at(cells, layout.code_col)
         code_text = _text(value)
         name_text = _text_at(cells, layout.name_col)
-        code = account_code(value, code_text, own_column=True) if code_text else None
+        if not code_text:  # a subconto row: the common case of a large sheet
+            return None, name_text or None
+        code = account_code(value, code_text, own_column=True)
         if code is not None:
             return code, name_text or None
         joined = " ".join(t for t in (code_text, name_text) if t)
@@ -142,46 +141,80 @@ def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | No
 
 def _amounts(
     sheet: Sheet, row: int, cells: list[CellValue], layout: Layout, issues: list[Issue]
-) -> list[Decimal | None]:
-    values: list[Decimal | None] = []
-    last = len(cells) - 1
-    formulas = sheet.formula_cells
+) -> list[int | None]:
+    """The first non-empty cell of each sum span, in kopecks (the hot loop of a large sheet).
+
+    The common cases are decided here: the span's first cell is a float that is an exact
+    kopeck amount (`parse_kopecks`' fast path, inlined), or a one-column span is empty. The
+    rest goes through `_span_amount`, which is the rule itself.
+    """
+    values: list[int | None] = []
+    width = len(cells)
+    plain_empty = not sheet.formula_cells
     for start, end in layout.sums:
-        found: Decimal | None = None
-        for col in range(start, (end if end < last else last) + 1):
-            value = cells[col]
-            if value is None or value == "":
-                if formulas and (row, col) in formulas:
-                    issues.append(
-                        Issue(
-                            "OSV_FORMULA_NO_VALUE",
-                            "a formula without a cached value is read as empty",
-                            row,
-                            col,
-                        )
-                    )
+        value = cells[start] if start < width else None
+        if type(value) is float and -_EXACT_FLOAT < value < _EXACT_FLOAT:
+            kopecks = round(value * 100)
+            if kopecks / 100 == value:
+                values.append(kopecks)
                 continue
-            found = _parse(value)
-            if found is None and cell_text(value) not in _EMPTY_AMOUNTS:
-                issues.append(
-                    Issue("OSV_VALUE_UNREADABLE", f"not an amount: {cell_text(value)!r}", row, col)
-                )
-            break
-        values.append(found)
+        elif value is None and plain_empty and (end == start or start + 1 >= width):
+            values.append(None)
+            continue
+        values.append(_span_amount(sheet, row, cells, start, end, issues))
     return values
 
 
-def _parse(value: CellValue) -> Decimal | None:
+def _span_amount(
+    sheet: Sheet, row: int, cells: list[CellValue], start: int, end: int, issues: list[Issue]
+) -> int | None:
+    """The first non-empty cell of the span [start, end], read as kopecks."""
+    last = len(cells) - 1
+    formulas = sheet.formula_cells
+    for col in range(start, (end if end < last else last) + 1):
+        value = cells[col]
+        if value is None or value == "":
+            if formulas and (row, col) in formulas:
+                issues.append(
+                    Issue(
+                        "OSV_FORMULA_NO_VALUE",
+                        "a formula without a cached value is read as empty",
+                        row,
+                        col,
+                    )
+                )
+            continue
+        found = _parse(value)
+        if found is None:
+            _unreadable(value, row, col, issues)
+        return found
+    return None
+
+
+def _unreadable(value: CellValue, row: int, col: int, issues: list[Issue]) -> None:
+    text = cell_text(value)
+    if text not in _EMPTY_AMOUNTS:
+        issues.append(Issue("OSV_VALUE_UNREADABLE", f"not an amount: {text!r}", row, col))
+
+
+def _parse(value: CellValue) -> int | None:
     try:
-        return parse_amount(value)
+        return parse_kopecks(value)
     except ArithmeticError:  # beyond Decimal's precision (e.g. 1e26): not money
         return None
 
 
 def _extra(cells: list[CellValue], layout: Layout) -> dict[str, str | None]:
     extra: dict[str, str | None] = {}
+    width = len(cells)
     for column in layout.extra:
-        extra[column.header] = _extra_text(_value_at(cells, column.index))
+        value = cells[column.index] if 0 <= column.index < width else None
+        if type(value) is str:
+            extra[column.header] = " ".join(value.split()) or None  # `squash`, inlined
+        elif value is None:
+            extra[column.header] = None
+        else:
+            extra[column.header] = _extra_text(value)
     if layout.indicator_col is not None:
         extra["Показатели"] = _text_at(cells, layout.indicator_col) or None
     return extra
@@ -195,20 +228,23 @@ def _extra_text(value: CellValue) -> str | None:
     return cell_text(value) or None
 
 
-def _fold_indicator(
-    entry: Entry, indicator: str, values: list[Decimal | None], layout: Layout
-) -> None:
+def _fold_indicator(entry: Entry, indicator: str, values: list[int | None], layout: Layout) -> None:
     """Put an indicator row's values into its entity (БУ → the sums, others → extra)."""
     if indicator.lower() == _MONEY_INDICATOR and all(v is None for v in entry.values):
         entry.values[:] = values
         return
     for label, value in zip(layout.sum_labels, values, strict=True):
         if value is not None:
-            entry.extra[f"{indicator}: {label}"] = format_amount(value)
+            entry.extra[f"{indicator}: {label}"] = format_kopecks(value)
 
 
 def _inn(value: CellValue) -> str | None:
     """ИНН as a string; a number Excel stored as float keeps its digits and lost leading zero."""
+    if type(value) is str:
+        text = " ".join(value.split())
+        if text.isdigit() and len(text) in (9, 11):
+            return "0" + text
+        return text or None
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, float) and value.is_integer():
@@ -234,4 +270,6 @@ def _text_at(cells: list[CellValue], col: int | None) -> str:
 
 def _text(value: CellValue) -> str:
     """`cell_text`; a plain string (the common case) is squashed without the detour."""
-    return squash(value) if type(value) is str else cell_text(value)
+    if type(value) is str:
+        return " ".join(value.split())  # `squash`, inlined: this runs for every cell read
+    return "" if value is None else cell_text(value)

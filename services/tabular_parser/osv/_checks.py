@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
 from ._accounts import is_off_balance
 from ._body import Entry
@@ -21,7 +20,7 @@ from ._columns import SUM_FIELDS
 
 __all__ = ["Failure", "run_checks"]
 
-_ZERO = Decimal(0)
+_ZERO = 0
 _WIDTH = len(SUM_FIELDS)
 _PAIRS = (("opening", 0), ("turnover", 2), ("closing", 4))
 _BALANCE_PAIRS = (0, 4)
@@ -32,33 +31,40 @@ class Failure:
     check: str
     entry: int  # index into the entries
     column: str
-    expected: Decimal
-    actual: Decimal
+    expected: int  # kopecks, as Entry.values
+    actual: int
 
 
 def run_checks(
     entries: list[Entry], total: int | None, *, full: bool, skip_children: set[int]
 ) -> list[Failure]:
     failures: list[Failure] = []
-    sums = [[_ZERO] * _WIDTH for _ in entries]
-    has_children = [False] * len(entries)
+    sums: dict[int, list[int]] = {}  # parent index → Σ children (parents only: few)
     top_all = [_ZERO] * _WIDTH
     top_balance = [_ZERO] * _WIDTH
     for i, entry in enumerate(entries):
-        values = [v if v is not None else _ZERO for v in entry.values]
-        _row_balance(i, values, failures)
+        values = [v or _ZERO for v in entry.values]  # kopecks: None → 0
+        # ROW_BALANCE, inlined (the loop runs once per row of a large sheet)
+        expected = values[0] - values[1] + values[2] - values[3]
+        if expected != values[4] - values[5]:
+            failures.append(
+                Failure("ROW_BALANCE", i, "closing_balance", expected, values[4] - values[5])
+            )
         if entry.kind == "total":
             continue
         if entry.parent >= 0:
-            has_children[entry.parent] = True
-            _add(sums[entry.parent], values)
+            into = sums.get(entry.parent)
+            if into is None:
+                sums[entry.parent] = values
+            else:
+                sums[entry.parent] = [a + b for a, b in zip(into, values, strict=True)]
         else:
             _add(top_all, values)
             if entry.account is None or not is_off_balance(entry.account):
                 _add(top_balance, values)
-    for i, entry in enumerate(entries):
-        if has_children[i] and i not in skip_children:
-            _children_sum(i, entry, sums[i], failures)
+    for i in sorted(sums):
+        if i not in skip_children:
+            _children_sum(i, entries[i], sums[i], failures)
     if total is not None:
         _total_sum(total, entries[total], top_all, top_balance if full else None, failures)
     if full and total is not None:
@@ -73,23 +79,16 @@ def run_checks(
     return failures
 
 
-def _values(entry: Entry) -> list[Decimal]:
+def _values(entry: Entry) -> list[int]:
     return [v if v is not None else _ZERO for v in entry.values]
 
 
-def _add(into: list[Decimal], values: list[Decimal]) -> None:
+def _add(into: list[int], values: list[int]) -> None:
     for k in range(_WIDTH):
         into[k] += values[k]
 
 
-def _row_balance(i: int, v: list[Decimal], failures: list[Failure]) -> None:
-    expected = v[0] - v[1] + v[2] - v[3]
-    actual = v[4] - v[5]
-    if expected != actual:
-        failures.append(Failure("ROW_BALANCE", i, "closing_balance", expected, actual))
-
-
-def _children_sum(i: int, entry: Entry, children: list[Decimal], failures: list[Failure]) -> None:
+def _children_sum(i: int, entry: Entry, children: list[int], failures: list[Failure]) -> None:
     parent = _values(entry)
     for k in range(_WIDTH):
         if children[k] == parent[k]:
@@ -100,7 +99,7 @@ def _children_sum(i: int, entry: Entry, children: list[Decimal], failures: list[
         failures.append(Failure("CHILDREN_SUM", i, SUM_FIELDS[k], children[k], parent[k]))
 
 
-def _netted(parent: list[Decimal], children: list[Decimal]) -> bool:
+def _netted(parent: list[int], children: list[int]) -> bool:
     one_sided = parent[0] == _ZERO or parent[1] == _ZERO
     return one_sided and parent[0] - parent[1] == children[0] - children[1]
 
@@ -108,8 +107,8 @@ def _netted(parent: list[Decimal], children: list[Decimal]) -> bool:
 def _total_sum(
     i: int,
     entry: Entry,
-    top_all: list[Decimal],
-    top_balance: list[Decimal] | None,
+    top_all: list[int],
+    top_balance: list[int] | None,
     failures: list[Failure],
 ) -> None:
     total = _values(entry)

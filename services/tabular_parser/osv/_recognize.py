@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from services.tabular_parser.excel.model import CellRange, Sheet, sheet_ref
-from services.tabular_parser.excel.values import format_amount
+from services.tabular_parser.excel.values import format_kopecks
 
 from ._body import Body, Entry, Issue, read_body
 from ._checks import Failure, run_checks
-from ._columns import SUM_FIELDS, Layout, find_layout
+from ._columns import Layout, find_layout
 from ._hierarchy import assign_levels
 from ._period import parse_period
 from ._title import TitleBlock, read_title_block
@@ -100,6 +99,7 @@ def _document(
 
 
 def _row(entry: Entry, ref: str) -> dict[str, Any]:
+    v = entry.values  # in _columns.SUM_FIELDS order, the keys below
     row: dict[str, Any] = {
         "row_index": entry.row_index,
         "ref": ref,
@@ -108,22 +108,21 @@ def _row(entry: Entry, ref: str) -> dict[str, Any]:
         "account": entry.account,
         "name": entry.name,
         "inn": entry.inn,
+        "opening_debit": None if v[0] is None else format_kopecks(v[0]),
+        "opening_credit": None if v[1] is None else format_kopecks(v[1]),
+        "turnover_debit": None if v[2] is None else format_kopecks(v[2]),
+        "turnover_credit": None if v[3] is None else format_kopecks(v[3]),
+        "closing_debit": None if v[4] is None else format_kopecks(v[4]),
+        "closing_credit": None if v[5] is None else format_kopecks(v[5]),
     }
-    for name, value in zip(SUM_FIELDS, entry.values, strict=True):
-        row[name] = _money(value)
     if entry.extra:
         row["extra"] = entry.extra  # the entry is dropped once its row is built: no copy
     return row
 
 
-def _money(value: Decimal | None) -> str | None:
-    """A money string; None for a sum beyond Decimal's precision (never raise on odd sheets)."""
-    if value is None:
-        return None
-    try:
-        return format_amount(value)
-    except ArithmeticError:
-        return None
+def _money(value: int | None) -> str | None:
+    """The money string of a kopeck amount (None stays None)."""
+    return None if value is None else format_kopecks(value)
 
 
 def _warnings(

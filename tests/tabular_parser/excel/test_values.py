@@ -134,3 +134,31 @@ def test_format_amount_prints_what_rounding_to_kopecks_prints(digits: int, expon
             format_amount(amount)
     else:
         assert format_amount(amount) == _printed_by_rounding(amount)
+
+
+_CELLS = (
+    st.floats(allow_nan=True, allow_infinity=True, width=64)
+    | st.integers(min_value=-(10**20), max_value=10**20)
+    | st.decimals(places=4, min_value=-(10**15), max_value=10**15)
+    | st.from_regex(r"\(?-?[0-9 \u00a0]{0,12}([,.][0-9]{0,3})?\)?", fullmatch=True)
+    | st.text(max_size=12)
+    | st.none()
+)
+
+
+@given(_CELLS)
+def test_kopecks_path_reads_every_cell_as_parse_amount_does(value: object) -> None:
+    """The ОСВ's integer fast path is the Decimal path in other units: same amount or None."""
+    from services.tabular_parser.excel.values import parse_kopecks
+
+    amount = parse_amount(value)
+    kopecks = parse_kopecks(value)
+    assert kopecks == (None if amount is None else int(amount * 100))
+
+
+@given(st.integers(min_value=-(10**19), max_value=10**19))
+def test_kopecks_format_as_format_amount_does(kopecks: int) -> None:
+    """format_kopecks(k) is format_amount(k / 100) for every whole number of kopecks."""
+    from services.tabular_parser.excel.values import format_kopecks
+
+    assert format_kopecks(kopecks) == format_amount(Decimal(kopecks) / 100)
