@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +23,7 @@ from services.arm_core._document_fields import (
     OSV_ROW,
     STATEMENT_DOCUMENT,
     VALUE,
+    Fields,
 )
 from services.arm_core.db.documents import (
     Document,
@@ -56,10 +57,21 @@ def _number(value: float | None) -> float | int | None:
     return value
 
 
-def _confidences(values: dict[str, Any], *keys: str) -> dict[str, Any]:
-    for key in keys:
+class _Stored(Protocol):
+    """A stored contract object: its columns, and what has no column in `additional`."""
+
+    @property
+    def additional(self) -> Any: ...
+
+
+def _part_json(row: _Stored, fields: Fields, *confidences: str, **children: Any) -> dict[str, Any]:
+    """A stored row as its contract object: the column-backed keys (`confidences` as numbers,
+    the nested `children` as given) joined with `additional`."""
+    keys = [key for key in (*fields.required, *fields.optional) if key not in children]
+    values = {key: getattr(row, key) for key in keys}
+    for key in confidences:
         values[key] = _number(values.get(key))
-    return values
+    return fields.join({**values, **children}, row.additional)
 
 
 async def latest_result_job(session: AsyncSession, file_id: uuid.UUID) -> RecognitionJob | None:
@@ -118,40 +130,25 @@ async def load_osv_rows(
 
 def issue_json(issue: DocumentIssue) -> dict[str, Any]:
     """A document issue in the warning shape `{code, severity, message, line_refs?, ...}`."""
-    values = {
-        "code": issue.code,
-        "severity": issue.severity,
-        "message": issue.message,
-        "line_refs": issue.line_refs,
-        "column_index": issue.column_index,
-        "field": issue.field,
-    }
-    return ISSUE.join(values, issue.additional)
+    return _part_json(issue, ISSUE)
 
 
 def _value_json(value: StatementValue) -> dict[str, Any]:
-    values = {key: getattr(value, key) for key in VALUE.required}
-    return VALUE.join(_confidences(values, "confidence"), value.additional)
+    return _part_json(value, VALUE, "confidence")
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:
-    values = {key: getattr(line, key) for key in LINE.required if key != "values"}
-    values["parent_ref"] = line.parent_ref
-    values["values"] = [_value_json(v) for v in line.values]
-    _confidences(values, "line_code_confidence", "line_name_confidence")
-    return LINE.join(values, line.additional)
+    values = [_value_json(v) for v in line.values]
+    return _part_json(line, LINE, "line_code_confidence", "line_name_confidence", values=values)
 
 
 def _column_json(column: StatementColumn) -> dict[str, Any]:
-    values = {key: getattr(column, key) for key in COLUMN.required}
-    return COLUMN.join(_confidences(values, "label_confidence"), column.additional)
+    return _part_json(column, COLUMN, "label_confidence")
 
 
 def osv_row_json(row: OsvRow) -> dict[str, Any]:
     """An ОСВ row in the contract shape."""
-    values = {key: getattr(row, key) for key in OSV_ROW.required}
-    values["extra"] = row.extra
-    return OSV_ROW.join(values, row.additional)
+    return _part_json(row, OSV_ROW)
 
 
 def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None) -> dict[str, Any]:

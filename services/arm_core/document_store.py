@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +22,7 @@ from services.arm_core._document_fields import (
     OSV_ROW,
     STATEMENT_DOCUMENT,
     VALUE,
+    Fields,
 )
 from services.arm_core.db.documents import (
     Document,
@@ -32,7 +33,7 @@ from services.arm_core.db.documents import (
     StatementLine,
     StatementValue,
 )
-from services.arm_core.db.models import RecognitionJob, utcnow
+from services.arm_core.db.models import Base, RecognitionJob, utcnow
 from services.arm_core.mapping.model import CoreIssue, MappedDocument, MappedResult
 from services.arm_statements import parse_money
 
@@ -40,6 +41,8 @@ __all__ = ["OSV", "is_osv", "store_documents"]
 
 OSV = "OSV"
 _MAX_NUMERIC_DIGITS = 36  # NUMERIC(38, 2): larger amounts keep only their exact string
+
+_PartT = TypeVar("_PartT", bound=Base)
 
 
 def is_osv(document_type: str | None) -> bool:
@@ -60,18 +63,26 @@ def _items(value: object) -> Sequence[Mapping[str, Any]]:
     return []
 
 
+def _part(
+    model: type[_PartT], fields: Fields, position: int, item: Mapping[str, Any], **derived: Any
+) -> _PartT:
+    """The row of one contract object of a document: its column-backed keys (an absent
+    optional one as NULL), the `derived` columns over them, the rest in `additional`."""
+    values, additional = fields.split(item)
+    columns = {**dict.fromkeys(fields.optional), **values, **derived}
+    return model(position=position, additional=additional, **columns)
+
+
 def _producer_issue(position: int, warning: Mapping[str, Any]) -> DocumentIssue:
-    values, additional = ISSUE.split(warning)
-    return DocumentIssue(
-        position=position,
+    return _part(
+        DocumentIssue,
+        ISSUE,
+        position,
+        warning,
         source=IssueSource.PRODUCER.value,
-        code=str(values["code"]),
-        severity=str(values["severity"]),
-        message=str(values["message"]),
-        line_refs=values.get("line_refs"),
-        column_index=values.get("column_index"),
-        field=values.get("field"),
-        additional=additional,
+        code=str(warning.get("code")),
+        severity=str(warning.get("severity")),
+        message=str(warning.get("message")),
     )
 
 
@@ -90,49 +101,35 @@ def _core_issue(position: int, issue: CoreIssue) -> DocumentIssue:
 
 
 def _value(position: int, value: Mapping[str, Any]) -> StatementValue:
-    values, additional = VALUE.split(value)
-    return StatementValue(
-        position=position,
-        column_index=values["column_index"],
-        amount=values["amount"],
-        amount_value=_amount_value(values["amount"]),
-        string_value=values["string_value"],
-        text=values["text"],
-        confidence=values["confidence"],
-        is_recognized=values["is_recognized"],
-        needs_review=bool(values["needs_review"]),
-        additional=additional,
+    return _part(
+        StatementValue,
+        VALUE,
+        position,
+        value,
+        amount_value=_amount_value(value.get("amount")),
+        needs_review=bool(value.get("needs_review")),
     )
 
 
 def _line(position: int, line: Mapping[str, Any]) -> StatementLine:
-    values, additional = LINE.split(line)
-    return StatementLine(
-        position=position,
-        row_index=values["row_index"],
-        ref=values["ref"],
-        line_status=str(values["line_status"]),
-        line_code=values["line_code"],
-        line_code_original_value=values["line_code"],
-        line_code_text=values["line_code_text"],
-        line_code_confidence=values["line_code_confidence"],
-        line_name=values["line_name"],
-        line_name_confidence=values["line_name_confidence"],
-        parent_ref=values.get("parent_ref"),
-        needs_review=bool(values["needs_review"]),
-        additional=additional,
-        values=[_value(i, v) for i, v in enumerate(_items(values["values"]))],
+    return _part(
+        StatementLine,
+        LINE,
+        position,
+        line,
+        line_status=str(line.get("line_status")),
+        line_code_original_value=line.get("line_code"),
+        needs_review=bool(line.get("needs_review")),
+        values=[_value(i, v) for i, v in enumerate(_items(line.get("values")))],
     )
 
 
 def _column(position: int, column: Mapping[str, Any]) -> StatementColumn:
-    values, additional = COLUMN.split(column)
-    return StatementColumn(position=position, additional=additional, **values)
+    return _part(StatementColumn, COLUMN, position, column)
 
 
 def _osv_row(position: int, row: Mapping[str, Any]) -> OsvRow:
-    values, additional = OSV_ROW.split(row)
-    return OsvRow(position=position, additional=additional, **values)
+    return _part(OsvRow, OSV_ROW, position, row)
 
 
 def _document(

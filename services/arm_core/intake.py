@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core._contract import envelope_problems
+from services.arm_core._text import storable
 from services.arm_core.db.models import JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
 from services.contract import Registry
@@ -37,6 +38,7 @@ __all__ = [
     "FinalResultHandler",
     "Intake",
     "IntakeOutcome",
+    "close_in_error",
     "record_final_status",
     "service_values",
 ]
@@ -98,6 +100,28 @@ async def record_final_status(
     )
 
 
+async def close_in_error(
+    session: AsyncSession,
+    job: RecognitionJob,
+    *,
+    code: str,
+    message: str,
+    result_msg_id: str | None,
+    now: dt.datetime,
+    values: Mapping[str, Any] | None = None,
+) -> bool:
+    """Close `job` in error with `code` and `message` (and the other job columns in `values`);
+    False when the guard refused (a duplicate or late message)."""
+    return await accept_final(
+        session,
+        job.id,
+        status=JobStatus.ERROR,
+        result_msg_id=result_msg_id,
+        now=now,
+        values={**(values or {}), "error_code": code, "error_message": message},
+    )
+
+
 def service_values(job: RecognitionJob, envelope: Mapping[str, Any]) -> dict[str, Any]:
     """The job columns a final envelope fills: the service (kept from the ack) and metrics."""
     service = envelope.get("service") or {}
@@ -136,11 +160,12 @@ class Intake:
         if not isinstance(envelope, dict):
             log.warning("result message dropped: not a JSON object")
             return IntakeOutcome.DROPPED
+        envelope = storable(envelope)
         job_id = _uuid(envelope.get("job_id"))
         if job_id is None:
             log.warning("result message dropped: job_id missing or not a uuid")
             return IntakeOutcome.DROPPED
-        msg_id = headers.get(MSG_ID_HEADER) or None
+        msg_id = storable(headers.get(MSG_ID_HEADER)) or None
         async with self._sessions() as session, session.begin():
             job = await session.get(RecognitionJob, job_id)
             if job is None:
@@ -173,17 +198,14 @@ class Intake:
         if problems:
             summary = "; ".join(problems)[:2000]
             log.warning("job %s: result message fails the contract: %s", job.id, summary)
-            moved = await accept_final(
+            moved = await close_in_error(
                 session,
-                job.id,
-                status=JobStatus.ERROR,
+                job,
+                code=MAPPING_ERROR,
+                message="the result message does not match the contract",
                 result_msg_id=msg_id,
                 now=now,
-                values={
-                    "error_code": MAPPING_ERROR,
-                    "error_message": "the result message does not match the contract",
-                    "metrics": {"mapping_error": summary},
-                },
+                values={"metrics": {"mapping_error": summary}},
             )
             return IntakeOutcome.INVALID if moved else IntakeOutcome.IGNORED
         status = envelope["status"]
@@ -201,17 +223,14 @@ class Intake:
             return IntakeOutcome.PROCESSING if moved else IntakeOutcome.IGNORED
         if status == JobStatus.ERROR:
             error = envelope["error"]
-            moved = await accept_final(
+            moved = await close_in_error(
                 session,
-                job.id,
-                status=JobStatus.ERROR,
+                job,
+                code=str(error["code"]),
+                message=str(error["message"]),
                 result_msg_id=msg_id,
                 now=now,
-                values={
-                    **service_values(job, envelope),
-                    "error_code": str(error["code"]),
-                    "error_message": str(error["message"]),
-                },
+                values=service_values(job, envelope),
             )
         else:
             moved = await self._on_final(session, job, envelope, result_msg_id=msg_id, now=now)

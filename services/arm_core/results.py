@@ -20,11 +20,12 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from services.arm_core._text import storable
 from services.arm_core.db.models import JobStatus, RecognitionJob
 from services.arm_core.db.transitions import accept_final
 from services.arm_core.document_store import store_documents
 from services.arm_core.exceptions import MappingError
-from services.arm_core.intake import MAPPING_ERROR, service_values
+from services.arm_core.intake import MAPPING_ERROR, close_in_error, service_values
 from services.arm_core.mapping import MappedResult, map_result, structured_warnings
 from services.contract import Kind, Registry, default_registry, parse_version
 from services.runtime.storage import S3Storage, StorageError
@@ -87,7 +88,7 @@ class ResultFileHandler:
         result_msg_id: str | None,
         now: dt.datetime,
     ) -> bool:
-        if job.status not in (JobStatus.PUBLISHED, JobStatus.PROCESSING):
+        if job.status not in (JobStatus.QUEUED, JobStatus.PUBLISHED, JobStatus.PROCESSING):
             return False  # final already: the guard would refuse; spare the S3 read
         try:
             mapped = await self.load(envelope)
@@ -128,7 +129,7 @@ class ResultFileHandler:
 
     def _map(self, data: bytes, envelope: Mapping[str, Any]) -> MappedResult:
         try:
-            result = json.loads(data)
+            result = storable(json.loads(data)) if b"\\u0000" in data else json.loads(data)
         except (ValueError, UnicodeDecodeError) as exc:
             msg = "the result file is not JSON"
             raise MappingError(msg) from exc
@@ -168,16 +169,12 @@ class ResultFileHandler:
         metrics = dict(envelope.get("metrics") or {})
         metrics["warnings"] = structured_warnings(metrics.get("warnings"))
         metrics["mapping_error"] = reason
-        return await accept_final(
+        return await close_in_error(
             session,
-            job.id,
-            status=JobStatus.ERROR,
+            job,
+            code=MAPPING_ERROR,
+            message="the result file was not accepted",
             result_msg_id=result_msg_id,
             now=now,
-            values={
-                **service_values(job, envelope),
-                "error_code": MAPPING_ERROR,
-                "error_message": "the result file was not accepted",
-                "metrics": metrics,
-            },
+            values={**service_values(job, envelope), "metrics": metrics},
         )

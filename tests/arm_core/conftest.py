@@ -1,4 +1,5 @@
-"""Fixtures of the arm-core tests: a migrated database, a clock, files built in code.
+"""Fixtures of the arm-core tests: a migrated database, a clock, files built in code, and the
+REST API in memory (`app` on `api_settings`, `client`).
 
 The session's database (`database_url`: SQLite, or PostgreSQL with ARM_TEST_DATABASE_URL) is
 migrated once; each test that takes `sessions` starts from empty tables, because the relay
@@ -18,10 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from services.arm_core.app import CoreApp, create_app
 from services.arm_core.db import (
     JobStatus,
     RecognitionJob,
@@ -98,6 +101,32 @@ def core_settings(core_db_url: str, subjects: dict[str, str]) -> Callable[..., C
         return load_settings(CoreSettings, **values)
 
     return make
+
+
+@pytest.fixture
+def api_settings(
+    core_settings: Callable[..., CoreSettings], s3_settings: S3Settings, bucket: str
+) -> CoreSettings:
+    """CoreSettings of the REST API tests: the test's own bucket (a module may override it)."""
+    return core_settings(s3={**s3_settings.model_dump(), "s3_bucket": bucket})
+
+
+@pytest.fixture
+async def app(
+    api_settings: CoreSettings, sessions: async_sessionmaker[AsyncSession]
+) -> AsyncIterator[CoreApp]:
+    """The core with its FastAPI lifespan running (S3 open); relay and NATS left out."""
+    core_app = create_app(api_settings, run_background=False)
+    async with core_app.api.router.lifespan_context(core_app.api):
+        yield core_app
+
+
+@pytest.fixture
+async def client(app: CoreApp) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client on `app`, in memory (httpx ASGITransport)."""
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://core") as http:
+        yield http
 
 
 @dataclass

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from services.arm_core.app import CoreApp, create_app
 from services.arm_core.db import RecognitionJob, StoredFile, create_engine, create_session_factory
 from services.arm_core.settings import CoreSettings
 from services.arm_core.uploads import UploadService
@@ -24,28 +23,12 @@ PROBLEM = "application/problem+json"
 
 
 @pytest.fixture
-def settings(
+def api_settings(
     core_settings: Callable[..., CoreSettings], s3_settings: S3Settings, bucket: str
 ) -> CoreSettings:
+    """The API on the test's bucket with a 64 KiB upload cap (the conftest's `app` uses it)."""
     s3 = {**s3_settings.model_dump(), "s3_bucket": bucket}
     return core_settings(s3=s3, upload_max_bytes=64 * 1024)
-
-
-@pytest.fixture
-async def app(
-    settings: CoreSettings, sessions: async_sessionmaker[AsyncSession]
-) -> AsyncIterator[CoreApp]:
-    """The core with its FastAPI lifespan running (S3 open), relay and NATS left out."""
-    core_app = create_app(settings, run_background=False)
-    async with core_app.api.router.lifespan_context(core_app.api):
-        yield core_app
-
-
-@pytest.fixture
-async def client(app: CoreApp) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://core") as http:
-        yield http
 
 
 async def objects(settings: CoreSettings) -> list[str]:
@@ -64,7 +47,7 @@ async def row_counts(sessions: async_sessionmaker[AsyncSession]) -> tuple[int, i
 async def test_upload_stores_the_file_and_queues_a_job(
     client: httpx.AsyncClient,
     sample_files: dict[str, bytes],
-    settings: CoreSettings,
+    api_settings: CoreSettings,
     sessions: async_sessionmaker[AsyncSession],
 ) -> None:
     """POST /api/v1/files → 201; the object lies under uploads/{file_id}/ with a key the core
@@ -81,9 +64,9 @@ async def test_upload_stores_the_file_and_queues_a_job(
     )
     assert body["original_name"] == "Баланс 2025.xlsx"
     assert body["s3"]["key"] == f"uploads/{body['file_id']}/source.xlsx"
-    assert await objects(settings) == [body["s3"]["key"]]
-    async with S3Storage(settings.s3) as s3:
-        assert await s3.get_bytes(settings.s3.s3_bucket, body["s3"]["key"], 10**6) == data
+    assert await objects(api_settings) == [body["s3"]["key"]]
+    async with S3Storage(api_settings.s3) as s3:
+        assert await s3.get_bytes(api_settings.s3.s3_bucket, body["s3"]["key"], 10**6) == data
     assert await row_counts(sessions) == (1, 1)
 
 
@@ -112,7 +95,7 @@ async def test_pdf_upload_goes_to_the_image_pipeline(
 async def test_refused_uploads_leave_nothing_behind(
     client: httpx.AsyncClient,
     sample_files: dict[str, bytes],
-    settings: CoreSettings,
+    api_settings: CoreSettings,
     sessions: async_sessionmaker[AsyncSession],
     name: str,
     kind: str,
@@ -128,7 +111,7 @@ async def test_refused_uploads_leave_nothing_behind(
     problem = resp.json()
     assert problem["status"] == status and problem["title"] and problem["detail"]
     assert await row_counts(sessions) == (0, 0)
-    assert await objects(settings) == []
+    assert await objects(api_settings) == []
 
 
 async def test_a_windows_full_path_keeps_only_its_base_name(
@@ -153,22 +136,25 @@ async def test_missing_file_field_is_a_problem(client: httpx.AsyncClient) -> Non
 
 
 async def test_failed_database_commit_removes_the_object(
-    settings: CoreSettings, sample_files: dict[str, bytes], tmp_path: Any
+    api_settings: CoreSettings, sample_files: dict[str, bytes], tmp_path: Any
 ) -> None:
     """When the commit fails after the S3 put, the object is deleted again (503)."""
     from services.arm_core.exceptions import Unavailable
 
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'no-tables.sqlite3'}")
     try:
-        async with S3Storage(settings.s3) as s3:
+        async with S3Storage(api_settings.s3) as s3:
             service = UploadService(
-                create_session_factory(engine), s3, bucket=settings.s3.s3_bucket, max_bytes=10**6
+                create_session_factory(engine),
+                s3,
+                bucket=api_settings.s3.s3_bucket,
+                max_bytes=10**6,
             )
             with pytest.raises(Unavailable):
                 await service.accept("balance.xlsx", sample_files["XLSX"])
     finally:
         await engine.dispose()
-    assert await objects(settings) == []
+    assert await objects(api_settings) == []
 
 
 async def test_file_and_job_can_be_read_back(
@@ -251,15 +237,15 @@ async def test_files_are_paged_newest_first(
 
 
 async def test_healthcheck_lists_all_three_subjects(
-    client: httpx.AsyncClient, settings: CoreSettings
+    client: httpx.AsyncClient, api_settings: CoreSettings
 ) -> None:
     """/healthcheck answers with the three subjects even with NATS not connected."""
     body = (await client.get("/healthcheck")).json()
     assert body["service"] == "arm-core"
     assert body["subjects"] == {
-        "tabular_request": settings.nats.nats_tabular_request_subject,
-        "image_request": settings.nats.nats_image_request_subject,
-        "result": settings.nats.nats_result_subject,
+        "tabular_request": api_settings.nats.nats_tabular_request_subject,
+        "image_request": api_settings.nats.nats_image_request_subject,
+        "result": api_settings.nats.nats_result_subject,
     }
 
 

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from services.arm_core.app import CoreApp, create_app
+from services.arm_core.app import CoreApp
 from services.arm_core.db import JobStatus, RecognitionJob
 from services.arm_core.mapping import map_v1
-from services.arm_core.settings import CoreSettings
-from services.runtime.settings import S3Settings
 
 from .conftest import example, for_job
 
@@ -31,27 +28,6 @@ PAIRS = [
     ("result-statement-minimal.json", "result-message-needs-check.json"),
     ("result-osv.json", "result-message-done.json"),
 ]
-
-
-@pytest.fixture
-async def app(
-    core_settings: Callable[..., CoreSettings],
-    s3_settings: S3Settings,
-    bucket: str,
-    sessions: async_sessionmaker[AsyncSession],
-) -> AsyncIterator[CoreApp]:
-    """The core with its lifespan running (S3 open); relay and NATS left out."""
-    settings = core_settings(s3={**s3_settings.model_dump(), "s3_bucket": bucket})
-    core_app = create_app(settings, run_background=False)
-    async with core_app.api.router.lifespan_context(core_app.api):
-        yield core_app
-
-
-@pytest.fixture
-async def client(app: CoreApp) -> AsyncIterator[httpx.AsyncClient]:
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://core") as http:
-        yield http
 
 
 async def deliver(

@@ -179,7 +179,6 @@ async def test_published_to_processing_on_ack(
 @pytest.mark.parametrize(
     "status",
     [
-        JobStatus.QUEUED,
         JobStatus.PROCESSING,
         JobStatus.DONE,
         JobStatus.NEEDS_CHECK,
@@ -191,7 +190,7 @@ async def test_published_to_processing_on_ack(
 async def test_ack_moves_only_a_published_job(
     sessions: Sessions, make_job: Any, reload: Any, status: JobStatus
 ) -> None:
-    """An ack in any other state (late, duplicate, early) changes nothing."""
+    """An ack in any later state (late, duplicate) changes nothing."""
     job = await make_job(status=status)
     async with sessions() as session, session.begin():
         moved = await mark_processing(
@@ -229,7 +228,6 @@ async def test_final_result_closes_published_or_processing(
 @pytest.mark.parametrize(
     "status",
     [
-        JobStatus.QUEUED,
         JobStatus.DONE,
         JobStatus.NEEDS_CHECK,
         JobStatus.ERROR,
@@ -240,7 +238,7 @@ async def test_final_result_closes_published_or_processing(
 async def test_final_result_never_moves_a_job_backwards(
     sessions: Sessions, make_job: Any, reload: Any, status: JobStatus
 ) -> None:
-    """A result for a closed (or not yet published) job changes nothing."""
+    """A result for a closed job changes nothing (a queued one: see the overtaking test)."""
     job = await make_job(status=status)
     async with sessions() as session, session.begin():
         assert not await accept_final(
@@ -315,3 +313,53 @@ async def test_timestamps_come_back_aware_utc(
     row = await reload(job.id)
     assert row.reply_deadline == dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
     assert row.reply_deadline.tzinfo is dt.UTC
+
+
+async def test_an_answer_that_overtakes_the_relays_commit_is_applied_and_the_publish_recorded(
+    sessions: Sessions, make_job: Any, reload: Any
+) -> None:
+    """The relay publishes, then records `published`; an ack (or result) applied in between finds
+    the job still queued. It is applied, and the relay's late commit records where the request
+    went without moving the job back."""
+    job = await make_job(status=JobStatus.QUEUED)
+    async with sessions() as session, session.begin():
+        acked = await mark_processing(
+            session, job.id, service_name="tabular-parser", service_version="1", now=T0
+        )
+    async with sessions() as session, session.begin():
+        recorded = await mark_published(
+            session,
+            await session.get(RecognitionJob, job.id),
+            subject="files.tabular_uploaded",
+            msg_id=f"{job.id}:1",
+            reply_deadline=T0 + dt.timedelta(minutes=10),
+            now=T0,
+            ack_timeout=dt.timedelta(seconds=30),
+        )
+
+    after = await reload(job.id)
+    assert (acked, recorded) == (True, False)
+    assert after.status == JobStatus.PROCESSING
+    assert (after.request_msg_id, after.request_subject) == (
+        f"{job.id}:1",
+        "files.tabular_uploaded",
+    )
+    assert after.reply_deadline is not None
+
+
+async def test_a_result_that_overtakes_the_relays_commit_closes_the_job(
+    sessions: Sessions, make_job: Any, reload: Any
+) -> None:
+    """A final result applied while the job is still recorded as queued closes it once."""
+    job = await make_job(status=JobStatus.QUEUED)
+    async with sessions() as session, session.begin():
+        first = await accept_final(
+            session, job.id, status=JobStatus.DONE, result_msg_id="result:j:1", now=T0
+        )
+    async with sessions() as session, session.begin():
+        again = await accept_final(
+            session, job.id, status=JobStatus.DONE, result_msg_id="result:j:1", now=T0
+        )
+    row = await reload(job.id)
+    assert (first, again) == (True, False)
+    assert (row.status, row.result_msg_id) == (JobStatus.DONE, "result:j:1")

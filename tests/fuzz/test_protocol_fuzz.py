@@ -28,7 +28,6 @@ import json
 import uuid
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 

@@ -1,4 +1,5 @@
-"""Fixtures of the scan-gateway tests: the fake scanning system on loopback."""
+"""Fixtures of the scan-gateway tests: the fake scanning system on loopback, and `s3` (an open
+S3 client on the harness server, shared with the tabular-parser tests)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from services.scan_gateway.fake import FakeScanServer, FakeScanSystem
+from tests.support.recognition_service import s3  # noqa: F401  (a fixture)
 
 TOKEN = "scan-token-s3cr3t-value"
 

@@ -9,13 +9,10 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
-from faststream import TestApp
-from faststream.nats import NatsBroker, NatsMessage, TestNatsBroker
 
 from services.contract import Kind
 from services.runtime.recognizer import ErrorCode
@@ -25,56 +22,33 @@ from services.scan_gateway.app import create_app
 from services.scan_gateway.raw import RawArchive
 from services.scan_gateway.recognizer import ScanGatewayRecognizer
 from services.scan_gateway.settings import ScanGatewaySettings
-
-from ._resultsets import encode, minimal_balance_item
-from ._support import (
-    MSG_ID,
-    Events,
-    GatedSource,
+from tests.support.recognition_service import (
     RecordingStorage,
+    ServiceHarness,
+    ack_id,
     contract_errors,
     example,
-    gateway_settings,
-    request_body,
-    request_msg_id,
+    healthcheck,
+    result_id,
+    serving,
 )
+
+from ._resultsets import encode, minimal_balance_item
+from ._support import GatedSource, gateway_settings, request_body
 
 UPLOAD = b"%PDF-1.7 stand-in bytes; the scripted source does not read them"
 
 
-@dataclass
-class Harness:
-    settings: ScanGatewaySettings
-    broker: Any
-    s3: S3Storage
-    bucket: str
-    events: Events
+@dataclass(kw_only=True)
+class Harness(ServiceHarness[ScanGatewaySettings]):
+    """The gateway under TestNatsBroker, its result-set source scripted."""
+
     source: GatedSource
-    published: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     async def new_request(self, **overrides: Any) -> dict[str, Any]:
         key = f"uploads/{uuid.uuid4()}/scan.pdf"
         await self.s3.put_bytes(self.bucket, key, UPLOAD)
         return request_body(self.bucket, key, **overrides)
-
-    async def send(self, body: dict[str, Any] | bytes, msg_id: str | None = "auto") -> None:
-        headers: dict[str, str] = {}
-        if msg_id == "auto" and isinstance(body, dict):
-            msg_id = request_msg_id(body)
-        if msg_id is not None and msg_id != "auto":
-            headers[MSG_ID] = msg_id
-        await self.broker.publish(
-            body, self.settings.nats.nats_image_request_subject, headers=headers
-        )
-
-    def ids(self) -> list[str]:
-        return [mid for mid, _ in self.published]
-
-
-@pytest.fixture
-async def s3(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
-    async with S3Storage(s3_settings) as storage:
-        yield storage
 
 
 @pytest.fixture
@@ -84,24 +58,16 @@ def run_app(s3_settings: S3Settings, s3: S3Storage, bucket: str) -> Callable[...
     @asynccontextmanager
     async def run(gate: asyncio.Event | None = None, **overrides: Any) -> AsyncIterator[Harness]:
         settings = gateway_settings(s3_settings, **overrides)
-        events = Events()
-        storage = RecordingStorage(s3, events)
-        source = GatedSource({"page-1.json": encode(minimal_balance_item())}, gate)
-        recognizer = ScanGatewayRecognizer(source, archive=RawArchive(storage))
-        app = create_app(settings, recognizer, storage=storage)
-        harness = Harness(settings, None, s3, bucket, events, source)
-
-        broker = app.broker
-        assert isinstance(broker, NatsBroker)
-
-        @broker.subscriber(settings.nats.nats_result_subject)
-        async def watch(body: dict[str, Any], msg: NatsMessage) -> None:
-            events.add("publish", msg.headers[MSG_ID])
-            harness.published.append((msg.headers[MSG_ID], body))
-
-        sender = NatsBroker()
-        async with TestNatsBroker(broker, sender) as (_, client), TestApp(app):
-            harness.broker = client
+        harness = Harness(
+            settings=settings,
+            request_subject=settings.nats.nats_image_request_subject,
+            s3=s3,
+            bucket=bucket,
+            source=GatedSource({"page-1.json": encode(minimal_balance_item())}, gate),
+        )
+        storage = RecordingStorage(s3, harness.events)
+        recognizer = ScanGatewayRecognizer(harness.source, archive=RawArchive(storage))
+        async with serving(create_app(settings, recognizer, storage=storage), harness):
             yield harness
 
     return run
@@ -113,14 +79,6 @@ def assert_error(body: dict[str, Any], request: dict[str, Any], code: ErrorCode)
     assert body["job_id"] == request["job_id"] and body["file_id"] == request["file_id"]
     assert body["service"]["name"] == "scan-gateway"
     assert body["error"]["code"] == code.value and body["error"]["message"]
-
-
-def ack_id(request: dict[str, Any]) -> str:
-    return f"ack:{request['job_id']}:{request['attempt']}"
-
-
-def result_id(request: dict[str, Any]) -> str:
-    return f"result:{request['job_id']}:{request['attempt']}"
 
 
 @pytest.mark.parametrize(
@@ -299,10 +257,7 @@ async def test_healthcheck_serves_the_image_and_result_subjects(
 ) -> None:
     """/healthcheck answers 200 with subjects {image_request, result} even without NATS."""
     settings = gateway_settings(s3_settings)
-    app = create_app(settings, ScanGatewayRecognizer(GatedSource({})))
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://gw") as client:
-        response = await client.get("/healthcheck")
+    response = await healthcheck(create_app(settings, ScanGatewayRecognizer(GatedSource({}))))
     assert response.status_code == 200
     body = response.json()
     assert body["service"] == "scan-gateway"

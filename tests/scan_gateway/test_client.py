@@ -14,9 +14,9 @@ from services.runtime.recognizer import ErrorCode, Job, Recognition, Recognition
 from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.fake import FakeScanServer, Faults
 from services.scan_gateway.recognizer import HttpSource, ScanGatewayRecognizer
+from tests.support.recognition_service import example
 
 from ._resultsets import encode, item, minimal_balance_item, plain_line
-from ._support import example
 from .conftest import TOKEN
 
 PDF = b"%PDF-1.7 scanned balance"

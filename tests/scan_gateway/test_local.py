@@ -22,9 +22,10 @@ from services.scan_gateway.app import create_app
 from services.scan_gateway.errors import OcrUnavailable
 from services.scan_gateway.local import recognise_to_items
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
+from tests.support.recognition_service import MSG_ID, contract_errors
 
 from ._forms import FORMS, Form, expected_amount, font_path, render_pdf, render_png
-from ._support import MSG_ID, contract_errors, gateway_settings, request_body
+from ._support import gateway_settings, request_body
 
 pytestmark = pytest.mark.skipif(font_path() is None, reason="no DejaVuSans font to render with")
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="no tesseract")

@@ -9,6 +9,7 @@ from typing import Any
 from services.contract import Kind
 from services.scan_gateway.mapper import map_items
 from services.scan_gateway.resultset import Item, parse_item
+from tests.support.recognition_service import contract_errors, example
 
 from ._resultsets import (
     BALANCE_COLUMN_HEADERS,
@@ -19,7 +20,6 @@ from ._resultsets import (
     plain_line,
     table,
 )
-from ._support import contract_errors, example
 
 
 def parsed(*docs: dict[str, Any]) -> list[Item]:

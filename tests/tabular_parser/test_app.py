@@ -10,14 +10,11 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import httpx
 import pytest
 import xlsxwriter
-from faststream import TestApp
-from faststream.nats import NatsBroker, NatsMessage, TestNatsBroker
 
 from services.contract import Kind
 from services.runtime.recognizer import ErrorCode, Recognizer
@@ -26,33 +23,29 @@ from services.runtime.storage import ObjectNotFound, S3Storage
 from services.tabular_parser.app import create_app
 from services.tabular_parser.recognizer import NullParser
 from services.tabular_parser.settings import TabularParserSettings
+from tests.support.recognition_service import (
+    RecordingStorage,
+    ServiceHarness,
+    ack_id,
+    contract_errors,
+    healthcheck,
+    result_id,
+    serving,
+)
 
 from .osv._builder import osv_sheet
 from .osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
-from .wire._support import (
-    MSG_ID,
-    Events,
-    RecordingStorage,
-    StubRecognizer,
-    contract_errors,
-    request_body,
-    request_msg_id,
-    tabular_settings,
-)
+from .wire._support import StubRecognizer, request_body, tabular_settings
 
 UPLOAD = b"PK\x03\x04 stand-in bytes; the stub recogniser does not read them"
 
 
-@dataclass
-class Harness:
-    """One app under TestNatsBroker with a watcher on the result subject."""
+@dataclass(kw_only=True)
+class Harness(ServiceHarness[TabularParserSettings]):
+    """The parser under TestNatsBroker; the first `fail_result_publishes` results are lost
+    with a connection error, and `on_publish` sees every message that arrives."""
 
-    settings: TabularParserSettings
-    broker: Any
-    s3: S3Storage
-    bucket: str
-    events: Events
-    published: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    fail_result_publishes: int = 0
     on_publish: Callable[[str], Awaitable[None]] | None = None
 
     async def upload(self, data: bytes = UPLOAD, key: str | None = None) -> str:
@@ -63,23 +56,14 @@ class Harness:
     async def new_request(self, **overrides: Any) -> dict[str, Any]:
         return request_body(self.bucket, await self.upload(), **overrides)
 
-    async def send(self, body: dict[str, Any] | bytes, msg_id: str | None = "auto") -> None:
-        headers: dict[str, str] = {}
-        if msg_id == "auto" and isinstance(body, dict):
-            msg_id = request_msg_id(body)
-        if msg_id is not None and msg_id != "auto":
-            headers[MSG_ID] = msg_id
-        subject = self.settings.nats.nats_tabular_request_subject
-        await self.broker.publish(body, subject, headers=headers)
-
-    def ids(self) -> list[str]:
-        return [mid for mid, _ in self.published]
-
-
-@pytest.fixture
-async def s3(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
-    async with S3Storage(s3_settings) as storage:
-        yield storage
+    async def receive(self, msg_id: str, body: dict[str, Any]) -> None:
+        if msg_id.startswith("result:") and self.fail_result_publishes > 0:
+            self.fail_result_publishes -= 1
+            self.events.add("publish.failed", msg_id)
+            raise ConnectionResetError("the first publish of the result is lost")
+        await super().receive(msg_id, body)
+        if self.on_publish is not None:
+            await self.on_publish(msg_id)
 
 
 @pytest.fixture
@@ -95,32 +79,17 @@ def run_app(s3_settings: S3Settings, s3: S3Storage, bucket: str) -> Callable[...
         **overrides: Any,
     ) -> AsyncIterator[Harness]:
         settings = tabular_settings(s3_settings, **overrides)
-        events = Events()
+        harness = Harness(
+            settings=settings,
+            request_subject=settings.nats.nats_tabular_request_subject,
+            s3=s3,
+            bucket=bucket,
+            fail_result_publishes=fail_result_publishes,
+        )
         if recognizer is None and not real_parser:
             recognizer = StubRecognizer()
-        app = create_app(settings, recognizer, storage=RecordingStorage(s3, events))
-        assert isinstance(app.broker, NatsBroker)
-        service_broker: NatsBroker = app.broker
-        harness = Harness(settings, None, s3, bucket, events)
-        failures = {"left": fail_result_publishes}
-
-        @service_broker.subscriber(settings.nats.nats_result_subject)
-        async def watch(body: dict[str, Any], msg: NatsMessage) -> None:
-            mid = msg.headers[MSG_ID]
-            if mid.startswith("result:") and failures["left"] > 0:
-                failures["left"] -= 1
-                events.add("publish.failed", mid)
-                raise ConnectionResetError("the first publish of the result is lost")
-            events.add("publish", mid)
-            harness.published.append((mid, body))
-            if harness.on_publish is not None:
-                await harness.on_publish(mid)
-
-        # Requests come from a plain broker, as from arm-core: the service's own broker
-        # insists on Nats-Msg-Id, and some requests here must arrive without one.
-        sender = NatsBroker()
-        async with TestNatsBroker(service_broker, sender) as (_, client), TestApp(app):
-            harness.broker = client
+        app = create_app(settings, recognizer, storage=RecordingStorage(s3, harness.events))
+        async with serving(app, harness):
             yield harness
 
     return run
@@ -143,14 +112,6 @@ def assert_error(body: dict[str, Any], request: dict[str, Any], code: ErrorCode)
     assert body["error"]["message"]
     assert body["metrics"]["duration_ms"] >= 0
     assert "result_s3" not in body
-
-
-def ack_id(request: dict[str, Any]) -> str:
-    return f"ack:{request['job_id']}:{request['attempt']}"
-
-
-def result_id(request: dict[str, Any]) -> str:
-    return f"result:{request['job_id']}:{request['attempt']}"
 
 
 # -- requests that cannot be answered ---------------------------------------------------------
@@ -615,10 +576,7 @@ async def test_healthcheck_serves_the_subjects_without_nats(s3_settings: S3Setti
     """GET /healthcheck answers 200 with subjects {tabular_request, result} even though the
     broker never connected, and holds no credential."""
     settings = tabular_settings(s3_settings)
-    app = create_app(settings, NullParser())
-    transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://service") as http:
-        response = await http.get("/healthcheck")
+    response = await healthcheck(create_app(settings, NullParser()))
     assert response.status_code == 200
     body = response.json()
     assert body["service"] == "tabular-parser"

@@ -6,10 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import uuid
-from collections.abc import AsyncIterator
 from typing import Any
-
-import pytest
 
 from services.contract import Kind
 from services.runtime.protocol import (
@@ -19,16 +16,10 @@ from services.runtime.protocol import (
     attempt_from_body_or_one,
 )
 from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed
-from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
+from tests.support.recognition_service import contract_errors
 
-from .wire._support import StubRecognizer, contract_errors, request_body
-
-
-@pytest.fixture
-async def s3(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
-    async with S3Storage(s3_settings) as storage:
-        yield storage
+from .wire._support import StubRecognizer, request_body
 
 
 class Published:

@@ -48,6 +48,24 @@ def _json() -> JSON:
     return JSON(none_as_null=True)
 
 
+class _Part:
+    """What every stored contract object inside a document has: an id, its place among its
+    siblings, and the keys that have no column (`additional`, last in the table)."""
+
+    # sort_order keeps the columns where the migration puts them: id, parent, position first.
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True, sort_order=-3)
+    position: Mapped[int] = mapped_column(Integer, sort_order=-1)
+    additional: Mapped[Any] = mapped_column(_json(), nullable=True)
+
+
+class _DocumentPart(_Part):
+    """A column, line, ОСВ row or issue of one document, deleted with it."""
+
+    document_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("document.id", ondelete="CASCADE"), sort_order=-2
+    )
+
+
 class IssueSource(StrEnum):
     """Who raised a document issue: the recognition service, or the core itself."""
 
@@ -97,26 +115,20 @@ class Document(Base):
     )
 
 
-class StatementColumn(Base):
+class StatementColumn(_DocumentPart, Base):
     """A value column of a statement form (its period)."""
 
     __tablename__ = "statement_column"
     __table_args__ = (Index("ix_statement_column_document", "document_id", "position"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    document_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("document.id", ondelete="CASCADE")
-    )
-    position: Mapped[int] = mapped_column(Integer)
     column_index: Mapped[int] = mapped_column(Integer)
     label: Mapped[str | None] = mapped_column(Text)
     label_confidence: Mapped[float | None] = mapped_column(Float)
     period_date: Mapped[str | None] = mapped_column(Text)
     period_kind: Mapped[str | None] = mapped_column(String(32))
-    additional: Mapped[Any] = mapped_column(_json(), nullable=True)
 
 
-class StatementLine(Base):
+class StatementLine(_DocumentPart, Base):
     """A line of a statement form; `line_code_original_value` is what the service sent."""
 
     __tablename__ = "statement_line"
@@ -125,11 +137,6 @@ class StatementLine(Base):
         Index("ix_statement_line_code", "document_id", "line_code"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    document_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("document.id", ondelete="CASCADE")
-    )
-    position: Mapped[int] = mapped_column(Integer)
     row_index: Mapped[int | None] = mapped_column(Integer)
     ref: Mapped[str | None] = mapped_column(Text)
     line_status: Mapped[str] = mapped_column(String(16))
@@ -141,24 +148,21 @@ class StatementLine(Base):
     line_name_confidence: Mapped[float | None] = mapped_column(Float)
     parent_ref: Mapped[str | None] = mapped_column(Text)
     needs_review: Mapped[bool] = mapped_column(Boolean, default=False)
-    additional: Mapped[Any] = mapped_column(_json(), nullable=True)
 
     values: Mapped[list[StatementValue]] = relationship(
         order_by="StatementValue.position", lazy="raise", cascade="all, delete-orphan"
     )
 
 
-class StatementValue(Base):
+class StatementValue(_Part, Base):
     """One amount of a line in one column; `amount` is the contract's exact money string."""
 
     __tablename__ = "statement_value"
     __table_args__ = (Index("ix_statement_value_line", "line_id", "position"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     line_id: Mapped[int] = mapped_column(
-        Integer, ForeignKey("statement_line.id", ondelete="CASCADE")
+        Integer, ForeignKey("statement_line.id", ondelete="CASCADE"), sort_order=-2
     )
-    position: Mapped[int] = mapped_column(Integer)
     column_index: Mapped[int] = mapped_column(Integer)
     amount: Mapped[str | None] = mapped_column(Text)
     amount_value: Mapped[Decimal | None] = mapped_column(Numeric(38, 2))
@@ -167,20 +171,14 @@ class StatementValue(Base):
     confidence: Mapped[float | None] = mapped_column(Float)
     is_recognized: Mapped[bool | None] = mapped_column(Boolean)
     needs_review: Mapped[bool] = mapped_column(Boolean, default=False)
-    additional: Mapped[Any] = mapped_column(_json(), nullable=True)
 
 
-class OsvRow(Base):
+class OsvRow(_DocumentPart, Base):
     """A row of a trial balance (ОСВ); the six sums are exact money strings."""
 
     __tablename__ = "osv_row"
     __table_args__ = (Index("ix_osv_row_document", "document_id", "position"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    document_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("document.id", ondelete="CASCADE")
-    )
-    position: Mapped[int] = mapped_column(Integer)
     row_index: Mapped[int | None] = mapped_column(Integer)
     ref: Mapped[str | None] = mapped_column(Text)
     level: Mapped[int | None] = mapped_column(Integer)
@@ -195,20 +193,14 @@ class OsvRow(Base):
     closing_debit: Mapped[str | None] = mapped_column(Text)
     closing_credit: Mapped[str | None] = mapped_column(Text)
     extra: Mapped[Any] = mapped_column(_json(), nullable=True)
-    additional: Mapped[Any] = mapped_column(_json(), nullable=True)
 
 
-class DocumentIssue(Base):
+class DocumentIssue(_DocumentPart, Base):
     """A document warning of the service (`producer`) or a finding of the core (`core`)."""
 
     __tablename__ = "document_issue"
     __table_args__ = (Index("ix_document_issue_document", "document_id", "position"),)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    document_id: Mapped[uuid.UUID] = mapped_column(
-        Uuid, ForeignKey("document.id", ondelete="CASCADE")
-    )
-    position: Mapped[int] = mapped_column(Integer)
     source: Mapped[str] = mapped_column(String(16))
     code: Mapped[str] = mapped_column(Text)
     severity: Mapped[str] = mapped_column(String(16))
@@ -216,4 +208,3 @@ class DocumentIssue(Base):
     line_refs: Mapped[Any] = mapped_column(_json(), nullable=True)
     column_index: Mapped[int | None] = mapped_column(Integer)
     field: Mapped[str | None] = mapped_column(Text)
-    additional: Mapped[Any] = mapped_column(_json(), nullable=True)

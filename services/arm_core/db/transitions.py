@@ -44,6 +44,10 @@ REPLY_TIMEOUT = "TIMEOUT"
 """error_code of a job whose final result did not come before reply_deadline."""
 
 _FINAL_FROM = (JobStatus.PUBLISHED, JobStatus.PROCESSING)
+# An answer may overtake the relay's commit: the relay publishes, then records `published`, and
+# on SQLite (no row lock) the service's ack or result can be applied in between. The job is then
+# still `queued` in the database although its request is on the wire, so answers accept it too.
+_ANSWERED_FROM = (JobStatus.QUEUED, *_FINAL_FROM)
 
 
 async def _guarded(
@@ -94,7 +98,11 @@ async def mark_published(
     now: dt.datetime,
     ack_timeout: dt.timedelta,
 ) -> bool:
-    """queued → published, recording where and under which Nats-Msg-Id it went."""
+    """queued → published, recording where and under which Nats-Msg-Id it went.
+
+    When the service's answer overtook this commit (the job is already processing or final),
+    the status stays as the answer left it and only the facts of the publish are recorded.
+    """
     moved = await _guarded(
         session,
         job.id,
@@ -111,7 +119,22 @@ async def mark_published(
             "updated_at": now,
         },
     )
-    return moved == 1
+    if moved:
+        return True
+    await session.execute(
+        update(RecognitionJob)
+        .where(RecognitionJob.id == job.id, RecognitionJob.request_msg_id.is_(None))
+        .values(
+            request_subject=subject,
+            request_msg_id=msg_id,
+            published_at=now,
+            last_published_at=now,
+            reply_deadline=reply_deadline,
+            updated_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    return False
 
 
 async def reject_queued(
@@ -219,11 +242,14 @@ async def mark_processing(
     service_version: str,
     now: dt.datetime,
 ) -> bool:
-    """published → processing on the service's ack; a repeated ack changes nothing."""
+    """published → processing on the service's ack; a repeated ack changes nothing.
+
+    A job still `queued` is acked too: the ack overtook the relay's commit (see _ANSWERED_FROM).
+    """
     moved = await _guarded(
         session,
         job_id,
-        [JobStatus.PUBLISHED],
+        [JobStatus.QUEUED, JobStatus.PUBLISHED],
         {
             "status": JobStatus.PROCESSING.value,
             "started_at": now,
@@ -245,7 +271,7 @@ async def accept_final(
     now: dt.datetime,
     values: dict[str, Any] | None = None,
 ) -> bool:
-    """published | processing → done | needs_check | error, at most once per result.
+    """(queued |) published | processing → done | needs_check | error, at most once per result.
 
     A result whose Nats-Msg-Id equals the job's result_msg_id is a duplicate; the status
     guard already makes a second final result a no-op, the msg-id guard states it.
@@ -262,7 +288,7 @@ async def accept_final(
     moved = await _guarded(
         session,
         job_id,
-        _FINAL_FROM,
+        _ANSWERED_FROM,
         {
             **(values or {}),
             "status": status.value,

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
+from services.devstack._samples import BALANCE_LABELS, INCOME_LABELS
+from services.devstack._samples import INCOME as DEMO_INCOME
 from services.tabular_parser.excel import load_workbook
 from services.tabular_parser.excel.model import CellRange, CellValue, Sheet
 from tests.builders import CellInput, SheetSpec, merge_bounds, write_xls, write_xlsb, write_xlsx
@@ -62,29 +64,28 @@ BALANCE_PASSIVE: list[tuple[str, str, tuple[CellInput, ...]]] = [
     ("1500", "Итого по разделу V", (40000, 36200, 29400)),
     ("1700", "БАЛАНС", (100000, 90000, 77000)),
 ]
-INCOME: list[tuple[str | None, str, tuple[CellInput, ...]]] = [
-    ("2110", "Выручка", (152340, 138900)),
-    ("2120", "Себестоимость продаж", (f"(118{NBSP}450)", "(107 300)")),
-    ("2100", "Валовая прибыль (убыток)", (33890, 31600)),
-    ("2210", "Коммерческие расходы", ("(5 200)", "(4 800)")),
-    ("2220", "Управленческие расходы", ("(9 100)", "(8 700)")),
-    ("2200", "Прибыль (убыток) от продаж", (19590, 18100)),
-    ("2320", "Проценты к получению", (400, 300)),
-    ("2330", "Проценты к уплате", ("(1 200)", "(1 500)")),
-    ("2340", "Прочие доходы", (2100, 1900)),
-    ("2350", "Прочие расходы", ("(2 890)", "(2 800)")),
-    ("2300", "Прибыль (убыток) до налогообложения", (18000, 16000)),
-    ("2410", "Налог на прибыль", ("(3 600)", "(3 200)")),
-    ("2411", "в т.ч. текущий налог на прибыль", ("(3 700)", "(3 300)")),
-    ("2412", "отложенный налог на прибыль", (100, 100)),
-    ("2400", "Чистая прибыль (убыток)", (14400, 12800)),
-    ("2500", "Совокупный финансовый результат периода", (14400, 12800)),
-]
+
+
+def _onec_income() -> list[tuple[str | None, str, tuple[CellInput, ...]]]:
+    """The demo's 1C ОФР (services/devstack) as a real export gives it: the 2120 amount
+    printed with a no-break space, the tax broken down (2411, 2412), the 2500 total last."""
+    lines: list[tuple[str | None, str, tuple[CellInput, ...]]] = []
+    for code, name, amounts in DEMO_INCOME:
+        if code == "2120":
+            amounts = (str(amounts[0]).replace(" ", NBSP), *amounts[1:])
+        lines.append((code, name, amounts))
+        if code == "2410":
+            lines += [
+                ("2411", "в т.ч. текущий налог на прибыль", ("(3 700)", "(3 300)")),
+                ("2412", "отложенный налог на прибыль", (100, 100)),
+            ]
+    lines.append(("2500", "Совокупный финансовый результат периода", (14400, 12800)))
+    return lines
+
+
+INCOME = _onec_income()
 DETAIL_NAME = "в том числе от продажи продукции собственного производства"
 DETAIL_AMOUNTS = (120100, 110500)
-
-BALANCE_LABELS = ("На 31 декабря 2024 г.", "На 31 декабря 2023 г.", "На 31 декабря 2022 г.")
-INCOME_LABELS = ("За Январь - Декабрь 2024 г.", "За Январь - Декабрь 2023 г.")
 
 
 def pad(row: Sequence[CellInput], width: int) -> Row:

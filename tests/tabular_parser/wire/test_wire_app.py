@@ -23,8 +23,9 @@ from services.runtime.recognizer import Job, Recognition
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.tabular_parser.app import create_app
+from tests.support.recognition_service import MSG_ID, contract_errors
 
-from ._support import MSG_ID, StubRecognizer, contract_errors, request_body, tabular_settings
+from ._support import StubRecognizer, request_body, tabular_settings
 
 pytestmark = pytest.mark.wire
 
@@ -105,12 +106,6 @@ async def running(app: AsgiFastStream) -> AsyncIterator[AsgiFastStream]:
     async with TestApp(app):
         await app.broker.connection.flush()  # type: ignore[union-attr]  # SUB reached the server
         yield app
-
-
-@pytest.fixture
-async def s3(s3_settings: S3Settings) -> AsyncIterator[S3Storage]:
-    async with S3Storage(s3_settings) as storage:
-        yield storage
 
 
 async def publish_request(nc: NatsClient, subject: str, body: dict[str, Any] | bytes) -> None:
