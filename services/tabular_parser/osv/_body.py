@@ -74,7 +74,10 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
     for r in range(layout.header_end + 1, len(rows)):
         cells = rows[r]
-        if cells.count(None) + cells.count("") == len(cells):  # counted in C: no values
+        if not cells:
+            continue
+        last = cells[-1]  # the reader trims empty tails: a value last means a row with values
+        if (last is None or last == "") and cells.count(None) + cells.count("") == len(cells):
             continue
         account, name = _label(cells, layout)
         label = name or account or ""
@@ -145,8 +148,8 @@ def _amounts(
     """The first non-empty cell of each sum span, in kopecks (the hot loop of a large sheet).
 
     The common cases are decided here: the span's first cell is a float that is an exact
-    kopeck amount (`parse_kopecks`' fast path, inlined), or a one-column span is empty. The
-    rest goes through `_span_amount`, which is the rule itself.
+    kopeck amount (`parse_kopecks`' fast path, inlined), or a one- or two-column span is all
+    None. The rest goes through `_span_amount`, which is the rule itself.
     """
     values: list[int | None] = []
     width = len(cells)
@@ -158,7 +161,11 @@ def _amounts(
             if kopecks / 100 == value:
                 values.append(kopecks)
                 continue
-        elif value is None and plain_empty and (end == start or start + 1 >= width):
+        elif (
+            value is None
+            and plain_empty
+            and (end == start or start + 1 >= width or (end == start + 1 and cells[end] is None))
+        ):
             values.append(None)
             continue
         values.append(_span_amount(sheet, row, cells, start, end, issues))

@@ -55,9 +55,14 @@ def run_checks(
         if entry.parent >= 0:
             into = sums.get(entry.parent)
             if into is None:
-                sums[entry.parent] = values
+                sums[entry.parent] = values  # a fresh list: summed into in place below
             else:
-                sums[entry.parent] = [a + b for a, b in zip(into, values, strict=True)]
+                into[0] += values[0]
+                into[1] += values[1]
+                into[2] += values[2]
+                into[3] += values[3]
+                into[4] += values[4]
+                into[5] += values[5]
         else:
             _add(top_all, values)
             if entry.account is None or not is_off_balance(entry.account):
