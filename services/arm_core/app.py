@@ -151,7 +151,9 @@ def create_app(
     if on_final is None:
         reader = S3ResultReader(storage, max_bytes=settings.result_max_bytes)
         on_final = ResultFileHandler(reader, registry=registry)
-    intake = Intake(sessions, on_final=on_final, registry=registry)
+    intake = Intake(
+        sessions, on_final=on_final, registry=registry, reply_budget=settings.reply_budget
+    )
     core = CoreRuntime(
         settings=settings,
         engine=engine,

@@ -144,11 +144,13 @@ class Intake:
         on_final: FinalResultHandler = record_final_status,
         clock: Callable[[], dt.datetime] = utcnow,
         registry: Registry | None = None,
+        reply_budget: Callable[[str], dt.timedelta] | None = None,
     ) -> None:
         self._sessions = sessions
         self._on_final = on_final
         self._clock = clock
         self._registry = registry
+        self._reply_budget = reply_budget
 
     async def handle(self, body: bytes, headers: Mapping[str, str]) -> IntakeOutcome:
         """Apply one raw message; never raises for bad input (only for database failures)."""
@@ -217,6 +219,9 @@ class Intake:
                 service_name=str(service["name"]),
                 service_version=str(service["version"]),
                 now=now,
+                deadline_if_missing=(
+                    now + self._reply_budget(job.pipeline) if self._reply_budget else None
+                ),
             )
             if moved:
                 log.info("job %s: acked by %s", job.id, service["name"])

@@ -363,3 +363,48 @@ async def test_a_result_that_overtakes_the_relays_commit_closes_the_job(
     row = await reload(job.id)
     assert (first, again) == (True, False)
     assert (row.status, row.result_msg_id) == (JobStatus.DONE, "result:j:1")
+
+
+async def test_an_ack_that_overtakes_a_relay_that_then_crashes_still_times_out(
+    sessions: Sessions, make_job: Any, reload: Any
+) -> None:
+    """Relay publishes and dies before recording it; the service acks the job still queued and
+    dies too. The ack's fallback deadline lets the sweeper close the job instead of leaving it
+    processing forever; a recorded deadline is never replaced by the fallback."""
+    job = await make_job(status=JobStatus.QUEUED)
+    fallback = T0 + dt.timedelta(minutes=10)
+    async with sessions() as session, session.begin():
+        assert await mark_processing(
+            session,
+            job.id,
+            service_name="tabular-parser",
+            service_version="1",
+            now=T0,
+            deadline_if_missing=fallback,
+        )
+    async with sessions() as session, session.begin():
+        before = await expire_overdue(session, now=fallback - dt.timedelta(seconds=1))
+    async with sessions() as session, session.begin():
+        after = await expire_overdue(session, now=fallback)
+
+    row = await reload(job.id)
+    assert (before, after) == (0, 1)
+    assert (row.status, row.error_code) == (JobStatus.TIMEOUT, "TIMEOUT")
+
+
+async def test_the_fallback_deadline_never_replaces_a_recorded_one(
+    sessions: Sessions, make_job: Any, reload: Any
+) -> None:
+    """An ack on a published job keeps the deadline the relay recorded."""
+    recorded = T0 + dt.timedelta(minutes=10)
+    job = await make_job(status=JobStatus.PUBLISHED, reply_deadline=recorded)
+    async with sessions() as session, session.begin():
+        assert await mark_processing(
+            session,
+            job.id,
+            service_name="tabular-parser",
+            service_version="1",
+            now=T0,
+            deadline_if_missing=T0 + dt.timedelta(days=1),
+        )
+    assert (await reload(job.id)).reply_deadline == recorded

@@ -241,16 +241,24 @@ async def mark_processing(
     service_name: str,
     service_version: str,
     now: dt.datetime,
+    deadline_if_missing: dt.datetime | None = None,
 ) -> bool:
     """published → processing on the service's ack; a repeated ack changes nothing.
 
     A job still `queued` is acked too: the ack overtook the relay's commit (see _ANSWERED_FROM).
+    Such a job has no reply_deadline yet; `deadline_if_missing` gives it one, so that it still
+    times out if the relay never records its publish (it crashed in between) and the service
+    dies before answering.
     """
+    values: dict[str, Any] = {}
+    if deadline_if_missing is not None:
+        values["reply_deadline"] = func.coalesce(RecognitionJob.reply_deadline, deadline_if_missing)
     moved = await _guarded(
         session,
         job_id,
         [JobStatus.QUEUED, JobStatus.PUBLISHED],
         {
+            **values,
             "status": JobStatus.PROCESSING.value,
             "started_at": now,
             "service_name": service_name,
