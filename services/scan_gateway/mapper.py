@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.arm_statements import HEADER_FIELDS, match_line_name, recompute, statements_version
+from services.arm_statements import (
+    HEADER_FIELDS,
+    match_line_name,
+    recompute,
+    resolve_relative,
+    statements_version,
+)
 from services.runtime.recognizer import Recognition
 from services.scan_gateway._header import REVIEW_BELOW, HeaderField, read_header
 from services.scan_gateway._period import date_in_text, fold, parse_period_label
@@ -277,23 +283,6 @@ def _header_json(fields: dict[str, HeaderField]) -> Json:
     return header
 
 
-def _resolve(kind: str, report: dt.date | None) -> dt.date | None:
-    if report is None:
-        return None
-    if kind == "relative:current":
-        return report
-    if kind == "relative:prev_year_end":
-        return dt.date(report.year - 1, 12, 31)
-    if kind == "relative:prev_prev_year_end":
-        return dt.date(report.year - 2, 12, 31)
-    if kind == "relative:prev_period":
-        try:
-            return report.replace(year=report.year - 1)
-        except ValueError:  # 29 February
-            return report.replace(year=report.year - 1, day=28)
-    return None
-
-
 def _columns(parts: list[_Part], report: dt.date | None) -> list[Json]:
     out: dict[int, Json] = {}
     for part in parts:
@@ -305,7 +294,7 @@ def _columns(parts: list[_Part], report: dt.date | None) -> list[Json]:
             label = column.header if column is not None and column.header else None
             kind, date = parse_period_label(label) if label else ("none", None)
             if date is None:
-                date = _resolve(kind, report)
+                date = resolve_relative(kind, report)
             out[index] = {
                 "column_index": index,
                 "label": label,
