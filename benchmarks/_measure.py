@@ -10,7 +10,8 @@ what:
   least any reader of the file has to do;
 - `recognise`: what a tabular-parser worker process runs (`recognise_encoded`: the child
   entry `recognise_bytes` — signature, guards, reader, ОСВ / statements recognition — plus the
-  UTF-8 JSON of its documents, which the service writes to S3 as they are).
+  UTF-8 JSON of its documents, which the service writes to S3 as they are), with the malloc
+  settings the sandbox gives its worker processes (`services.runtime.malloc`).
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ def main(argv: list[str]) -> int:
         step = _calamine
     elif what == "recognise":
         import services.tabular_parser.recognizer  # noqa: F401
+        from services.runtime.malloc import tune_worker_malloc
 
+        tune_worker_malloc()  # as the sandbox's worker processes do
         step = _recognise
     else:
         print(f"unknown measurement {what!r}", file=sys.stderr)

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
+from services.runtime.malloc import tune_worker_malloc
+
 __all__ = [
     "Sandbox",
     "SandboxCrashed",
@@ -106,7 +108,9 @@ _Outcome = tuple[str, Any, str]
 
 def _init_child(limit_bytes: int | None, niceness: int) -> None:
     """Child initializer: cap the address space so runaway allocations fail inside the child,
-    and lower its CPU priority below the parent's."""
+    lower its CPU priority below the parent's, and have freed large blocks leave its RSS
+    (`services.runtime.malloc`)."""
+    tune_worker_malloc()
     if limit_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
     if niceness > 0:

@@ -1,10 +1,12 @@
-"""One streaming pass over each XLSX sheet part for what calamine does not expose.
+"""Two streaming passes over each XLSX sheet part: a guard, then what calamine does not expose.
 
 The sheet XML is decompressed in blocks and scanned with byte regexes (no DOM, no per-element
-callbacks): row outline levels, bold cells (by style index), formula cells with no cached
-value, and the real extent of the sheet — the used rectangle and the number of cells — which
-is checked against the caps *before* calamine allocates its dense grid, because a bomb can
-lie in its `<dimension>`. Part names are matched case-insensitively (1C's `SharedStrings.xml`).
+callbacks). The guard pass measures the real extent of the sheet — the used rectangle and the
+number of cells — and checks it against the caps *before* calamine allocates its dense grid,
+because a bomb can lie in its `<dimension>`. The describe pass (row outline levels, bold cells
+by style index, formula cells with no cached value, the row-tag cap) is returned deferred: the
+reader runs it while calamine, which releases the GIL, parses the same sheet. Part names are
+matched case-insensitively (1C's `SharedStrings.xml`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,10 @@ from __future__ import annotations
 import posixpath
 import re
 import zipfile
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
+from typing import IO
 from xml.etree import ElementTree
 
 from ._meta import SheetMeta
@@ -19,7 +25,7 @@ from .errors import LimitExceeded, UnreadableWorkbook
 from .guards import check_dimension, check_extent, check_xml_head, parse_cell_ref
 from .limits import Limits
 
-__all__ = ["scan_xlsx"]
+__all__ = ["Describe", "scan_xlsx"]
 
 _FMT = "XLSX"
 _BLOCK = 1 << 20
@@ -45,17 +51,23 @@ _FORMULA_NO_VALUE = re.compile(
 )
 
 
-def scan_xlsx(archive: zipfile.ZipFile, limits: Limits) -> dict[str, SheetMeta]:
-    """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
+Describe = Callable[[], SheetMeta]
+"""The deferred describe pass of one sheet; it may still raise `LimitExceeded` (row tags)."""
+
+
+def scan_xlsx(archive: zipfile.ZipFile, limits: Limits) -> dict[str, Describe]:
+    """Guard every sheet now (raises `UnreadableWorkbook` / `LimitExceeded`); sheet name → its
+    describe pass, which reads `archive` again and so needs it open when called."""
     members = {name.lower(): name for name in archive.namelist()}
     sheets = _sheet_parts(archive, members, limits)
-    bold_styles = _bold_styles(archive, members, limits)
-    bold_cell = _bold_cell_regex(bold_styles)
-    return {
-        name: _scan_sheet(archive, members[part.lower()], hidden, bold_cell, limits)
-        for name, part, hidden in sheets
-        if part.lower() in members
-    }
+    bold_cell = _bold_cell_regex(_bold_styles(archive, members, limits))
+    found: dict[str, Describe] = {}
+    for name, part, hidden in sheets:
+        path = members.get(part.lower())
+        if path is not None:
+            _guard_sheet(archive, path, limits)
+            found[name] = partial(_describe_sheet, archive, path, hidden, bold_cell, limits)
+    return found
 
 
 def _read_small(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
@@ -139,13 +151,12 @@ def _bold_cell_regex(bold_styles: list[int]) -> re.Pattern[bytes] | None:
 
 
 class _Extent:
-    __slots__ = ("cells", "first_col", "first_row", "last_col", "last_row", "rows_seen")
+    __slots__ = ("cells", "first_col", "first_row", "last_col", "last_row")
 
     def __init__(self) -> None:
         self.first_row = self.first_col = 1 << 40
         self.last_row = self.last_col = -1
         self.cells = 0
-        self.rows_seen = 0
 
     def check(self, limits: Limits) -> None:
         if self.last_row >= 0 and self.last_col >= 0:
@@ -160,35 +171,23 @@ class _Extent:
             )
         elif self.cells > limits.max_cells:
             raise LimitExceeded("max_cells", self.cells, limits.max_cells, fmt=_FMT)
-        if self.rows_seen > limits.max_rows:
-            raise LimitExceeded("max_rows", self.rows_seen, limits.max_rows, fmt=_FMT)
 
 
-def _scan_sheet(
-    archive: zipfile.ZipFile,
-    name: str,
-    hidden: bool,
-    bold_cell: re.Pattern[bytes] | None,
-    limits: Limits,
-) -> SheetMeta:
-    meta = SheetMeta(hidden=hidden)
-    extent = _Extent()
-    state = _RowState()
-    with archive.open(name) as part:
-        head = True
+def _row_blocks(archive: zipfile.ZipFile, name: str, *, prefetch: bool = False) -> Iterator[bytes]:
+    """The decompressed part in blocks of about `_BLOCK` bytes, each ending after a `</row>`
+    (the last one: whatever is left), so no row is split across two blocks.
+
+    With `prefetch` the next block is inflated on a helper thread while the caller scans this
+    one (zlib and crc32 release the GIL): the guard pass is on the critical path.
+    """
+    with archive.open(name) as part, _Reader(part, prefetch) as read:
         pending = b""
         while True:
-            block = part.read(_BLOCK)
+            block = read()
             buf = pending + block if pending else block
-            if head:
-                check_xml_head(buf[: limits.max_xml_prolog_bytes], name, limits, _FMT)
-                dimension = _DIMENSION.search(buf[: limits.max_xml_prolog_bytes])
-                if dimension is not None:
-                    check_dimension(dimension.group(1).decode("ascii", "replace"), limits, _FMT)
-                head = False
             if not block:
-                _scan_block(buf, meta, extent, state, bold_cell)
-                break
+                yield buf
+                return
             cut = buf.rfind(_ROW_END)
             if cut < 0:
                 if len(buf) > _MAX_PENDING:
@@ -196,47 +195,97 @@ def _scan_sheet(
                 pending = buf
                 continue
             cut += len(_ROW_END)
-            _scan_block(buf[:cut], meta, extent, state, bold_cell)
+            yield buf[:cut]
             pending = buf[cut:]
-            # Enforced while reading: a lying <dimension> cannot get past this.
-            extent.check(limits)
-    extent.check(limits)
-    return meta
 
 
-class _RowState:
-    """The running row number for `<row>` tags without an `r` attribute."""
+class _Reader:
+    """`part.read(_BLOCK)`, optionally one block ahead on a helper thread."""
 
-    __slots__ = ("last",)
+    def __init__(self, part: IO[bytes], prefetch: bool) -> None:
+        self._part = part
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="xlsx-inflate") if prefetch else None
+        self._next: Future[bytes] | None = None
 
-    def __init__(self) -> None:
-        self.last = 0
+    def __enter__(self) -> Callable[[], bytes]:
+        return self._read if self._pool is not None else partial(self._part.read, _BLOCK)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _read(self) -> bytes:
+        assert self._pool is not None
+        current = self._next or self._pool.submit(self._part.read, _BLOCK)
+        block = current.result()
+        self._next = self._pool.submit(self._part.read, _BLOCK) if block else None
+        return block
 
 
-def _scan_block(
-    block: bytes,
-    meta: SheetMeta,
-    extent: _Extent,
-    state: _RowState,
-    bold_cell: re.Pattern[bytes] | None,
-) -> None:
+def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
+    """The caps, enforced while reading: a lying `<dimension>` cannot get past this."""
+    extent = _Extent()
+    head = True
+    for block in _row_blocks(archive, name, prefetch=True):
+        if head:
+            check_xml_head(block[: limits.max_xml_prolog_bytes], name, limits, _FMT)
+            dimension = _DIMENSION.search(block[: limits.max_xml_prolog_bytes])
+            if dimension is not None:
+                check_dimension(dimension.group(1).decode("ascii", "replace"), limits, _FMT)
+            head = False
+        _guard_block(block, extent)
+        extent.check(limits)
+
+
+def _guard_block(block: bytes, extent: _Extent) -> None:
     """Fast path for the attribute order every known writer uses (`r` first), else generic.
 
     A DOCTYPE can only precede the root element (checked on the head), so the body is not
     searched for one again.
     """
-    rows = block.count(b"<row")  # a superset (`<rowBreaks`) only sends a block the slow way
-    extent.rows_seen += rows
-    if rows:
-        _read_rows(block, rows, meta, state)
-    cells = block.count(b"<c")  # a superset too (`<col`, `<cfRule`): only caps and the check
+    cells = block.count(b"<c")  # a superset (`<col`, `<cfRule`): only caps and the check
     extent.cells += cells
-    if not (cells and block.count(b'<c r="') == cells and _within_known(block, extent)):
+    if not (cells and _within_known(block, extent)):
         letters = _CELL_COL_FIRST.findall(block)
         if len(letters) == cells:
             _widen(extent, set(letters), set(_CELL_ROW_FIRST.findall(block)))
         else:
             _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
+
+
+def _describe_sheet(
+    archive: zipfile.ZipFile,
+    name: str,
+    hidden: bool,
+    bold_cell: re.Pattern[bytes] | None,
+    limits: Limits,
+) -> SheetMeta:
+    meta = SheetMeta(hidden=hidden)
+    state = _RowState()
+    for block in _row_blocks(archive, name):
+        _describe_block(block, meta, state, bold_cell)
+        if state.seen > limits.max_rows:  # a superset (`<rowBreaks`): a cap, not a count
+            raise LimitExceeded("max_rows", state.seen, limits.max_rows, fmt=_FMT)
+    return meta
+
+
+class _RowState:
+    """Row tags seen, and the running row number for `<row>` tags without an `r` attribute."""
+
+    __slots__ = ("last", "seen")
+
+    def __init__(self) -> None:
+        self.last = 0
+        self.seen = 0
+
+
+def _describe_block(
+    block: bytes, meta: SheetMeta, state: _RowState, bold_cell: re.Pattern[bytes] | None
+) -> None:
+    rows = block.count(b"<row")  # a superset (`<rowBreaks`) only sends a block the slow way
+    state.seen += rows
+    if rows:
+        _read_rows(block, rows, meta, state)
     if b"<f" in block:
         for ref in _FORMULA_NO_VALUE.findall(block):
             cell = parse_cell_ref(ref.decode("ascii"))
@@ -249,12 +298,13 @@ def _scan_block(
 def _within_known(block: bytes, extent: _Extent) -> bool:
     """Widen the extent by the block's rows without reading every cell reference, when safe.
 
-    Safe means: every cell's `r` (all cells have one, checked by the caller) has a column
-    inside the columns seen so far and a row between the first and the last row tag of the
-    block that holds cells; one regex pass with no capture proves it (any other reference
-    — a far cell, a row out of order, lowercase, `$` — matches the guard). The rows then
-    widen the extent exactly as their cells would. Otherwise False: the caller reads every
-    reference. Only sheets up to column Z take this path (the usual trial balance).
+    Safe means: every `<c` of the block is a cell whose first attribute is an `r` with a
+    column inside the columns seen so far and a row between the first and the last row tag
+    of the block that holds cells; one regex pass with no capture proves it (anything else —
+    a far cell, a row out of order, lowercase, `$`, a cell without `r` or with `r` later, a
+    `<col` or `<cfRule` — matches the guard). The rows then widen the extent at least as
+    much as their cells would. Otherwise False: the caller reads every reference. Only
+    sheets up to column Z take this path (the usual trial balance).
     """
     if not 0 <= extent.first_col <= extent.last_col <= _LAST_SINGLE_LETTER:
         return False
@@ -266,7 +316,7 @@ def _within_known(block: bytes, extent: _Extent) -> bool:
     if not 0 < low <= high:
         return False
     columns = f"[{chr(65 + extent.first_col)}-{chr(65 + extent.last_col)}]"
-    guard = re.compile(f'<c r="(?!{columns}(?:{_int_range(low, high)})")'.encode())
+    guard = re.compile(f'<c(?! r="{columns}(?:{_int_range(low, high)})")'.encode())
     if guard.search(block) is not None:
         return False
     extent.first_row = min(extent.first_row, low - 1)

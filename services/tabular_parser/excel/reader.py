@@ -1,17 +1,26 @@
 """Reading a guarded workbook into the plain `Workbook` model.
 
 Values come from python-calamine; what it does not expose (outline levels, bold rows, formula
-cells without a cached value, XLSB merges) comes from one cheap streaming pass per format that
-also measures each sheet's real extent, so the caps hold *before* calamine allocates its dense
+cells without a cached value, XLSB merges) comes from cheap streaming passes per format that
+also measure each sheet's real extent, so the caps hold *before* calamine allocates its dense
 grid. Every error of calamine and of the container libraries — including PyO3's
 `PanicException`, a `BaseException` — becomes `UnreadableWorkbook` here and nowhere else.
+
+calamine releases the GIL while it parses, so for XLSX (the format of large 1C exports) the
+streaming passes run on a second thread beside it: the guard pass while calamine opens the
+workbook (shared strings, styles), each sheet's describe pass while calamine parses that
+sheet. The order that keeps hostile files safe holds: container checks, then every sheet's
+guard, then sheet parsing. XLS and XLSB are read in that order without overlap: calamine may
+parse their sheets when it opens the file.
 """
 
 from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import TypeVar
 
 import python_calamine
@@ -20,7 +29,7 @@ from ._meta import SheetMeta
 from ._ole import workbook_stream
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
-from ._xlsx_scan import scan_xlsx
+from ._xlsx_scan import Describe, scan_xlsx
 from .errors import ExcelError, LimitExceeded, UnreadableWorkbook
 from .guards import check_extent, check_file_size, check_xml_prologs, check_zip_members
 from .limits import DEFAULT_LIMITS, Limits
@@ -37,8 +46,7 @@ _PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)
 def read_workbook(data: bytes, fmt: ExcelFormat, limits: Limits = DEFAULT_LIMITS) -> Workbook:
     """Guard, scan and read `data` already identified as `fmt` (see `detect_format`)."""
     check_file_size(data, limits, fmt)
-    metas = _guarded(fmt, lambda: _scan(data, fmt, limits))
-    return _guarded(fmt, lambda: _read_values(data, fmt, metas, limits))
+    return _guarded(fmt, lambda: _read(data, fmt, limits))
 
 
 def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
@@ -54,6 +62,31 @@ def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
         raise UnreadableWorkbook(reason, fmt=fmt) from exc
 
 
+def _read(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    if fmt != "XLSX":
+        metas = _scan(data, fmt, limits)
+        describes: dict[str, Describe] = {
+            name: partial(_known, meta) for name, meta in metas.items()
+        }
+        with _open(data) as book:
+            return _read_sheets(book, describes, None, fmt, limits)
+    # The scanner is shut down (waiting for its pass) before the archive it reads is closed.
+    with (
+        zipfile.ZipFile(io.BytesIO(data)) as archive,
+        ThreadPoolExecutor(1, thread_name_prefix="xlsx-scan") as scanner,
+    ):
+        check_zip_members(archive, limits, fmt)
+        check_xml_prologs(archive, limits, fmt)
+        guarding = scanner.submit(scan_xlsx, archive, limits)
+        try:
+            book = _open(data)
+        except BaseException:
+            guarding.result()  # a cap the file broke explains it better than calamine's error
+            raise
+        with book:
+            return _read_sheets(book, guarding.result(), scanner, fmt, limits)
+
+
 def _scan(data: bytes, fmt: ExcelFormat, limits: Limits) -> dict[str, SheetMeta]:
     if fmt == "XLS":
         stream = workbook_stream(data)
@@ -63,22 +96,43 @@ def _scan(data: bytes, fmt: ExcelFormat, limits: Limits) -> dict[str, SheetMeta]
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         check_zip_members(archive, limits, fmt)
         check_xml_prologs(archive, limits, fmt)
-        if fmt == "XLSX":
-            return scan_xlsx(archive, limits)
         return scan_xlsb(archive, limits)
 
 
-def _read_values(
-    data: bytes, fmt: ExcelFormat, metas: dict[str, SheetMeta], limits: Limits
+def _known(meta: SheetMeta) -> SheetMeta:
+    return meta
+
+
+def _open(data: bytes) -> python_calamine.CalamineWorkbook:
+    return python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data))
+
+
+def _read_sheets(
+    book: python_calamine.CalamineWorkbook,
+    describes: Mapping[str, Describe],
+    scanner: ThreadPoolExecutor | None,
+    fmt: ExcelFormat,
+    limits: Limits,
 ) -> Workbook:
+    """Each worksheet parsed by calamine, its describe pass on `scanner` meanwhile if given.
+
+    calamine stays on this thread: its large allocations then come from the main malloc
+    arena, which the recognition after it reuses (from a second arena they would add to the
+    worker's peak RSS).
+    """
     sheets: list[Sheet] = []
-    with python_calamine.CalamineWorkbook.from_filelike(io.BytesIO(data)) as book:
-        for info in book.sheets_metadata:
-            if info.typ != python_calamine.SheetTypeEnum.WorkSheet:
-                continue
-            meta = metas.get(info.name, SheetMeta())
-            hidden = meta.hidden or info.visible != python_calamine.SheetVisibleEnum.Visible
-            sheets.append(_read_sheet(book.get_sheet_by_name(info.name), meta, hidden, fmt, limits))
+    for info in book.sheets_metadata:
+        if info.typ != python_calamine.SheetTypeEnum.WorkSheet:
+            continue
+        describe = describes.get(info.name, SheetMeta)
+        if scanner is None:
+            source, meta = book.get_sheet_by_name(info.name), describe()
+        else:
+            describing = scanner.submit(describe)
+            source = book.get_sheet_by_name(info.name)
+            meta = describing.result()
+        hidden = meta.hidden or info.visible != python_calamine.SheetVisibleEnum.Visible
+        sheets.append(_read_sheet(source, meta, hidden, fmt, limits))
     return Workbook(format=fmt, sheets=sheets)
 
 

@@ -21,10 +21,17 @@ from ._columns import Layout
 
 __all__ = ["Body", "Entry", "Issue", "read_body"]
 
-_FOOTER_RE = re.compile(
-    r"^(?:руководитель|главный\s+бухгалтер|бухгалтер|исполнитель|ответственный|подпись|м\.\s*п\.)",
-    re.IGNORECASE,
+_FOOTER_WORDS = (
+    "руководитель",
+    r"главный\s+бухгалтер",
+    "бухгалтер",
+    "исполнитель",
+    "ответственный",
+    "подпись",
+    r"м\.\s*п\.",
 )
+_FOOTER_RE = re.compile(rf"^(?:{'|'.join(_FOOTER_WORDS)})", re.IGNORECASE)
+_FOOTER_STARTS = frozenset(word[0] for word in _FOOTER_WORDS)  # a cheap test before the regex
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
@@ -72,6 +79,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     last_row = layout.header_end
     current: Entry | None = None
     rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
+    code_col, name_col, inn_col = layout.code_col, layout.name_col, layout.inn_col
     for r in range(layout.header_end + 1, len(rows)):
         cells = rows[r]
         if not cells:
@@ -79,12 +87,19 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         last = cells[-1]  # the reader trims empty tails: a value last means a row with values
         if (last is None or last == "") and cells.count(None) + cells.count("") == len(cells):
             continue
-        account, name = _label(cells, layout)
+        width = len(cells)
+        code = cells[code_col] if code_col is not None and code_col < width else None
+        if code_col is not None and (code is None or code == ""):
+            # an empty Код: a subconto row, most rows of a large sheet (`_label`, inlined)
+            shown = cells[name_col] if name_col is not None and name_col < width else None
+            account, name = None, _text(shown) or None
+        else:
+            account, name = _label(cells, layout)
         label = name or account or ""
-        if account is None and _FOOTER_RE.match(label):
+        if account is None and label[:1].lower() in _FOOTER_STARTS and _FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
         values = _amounts(sheet, r, cells, layout, issues)
-        if label[:5].lower() == "итого":
+        if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
             last_row = r
@@ -95,7 +110,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             last_row = r
             continue
         extra = _extra(cells, layout)
-        inn = _inn(_value_at(cells, layout.inn_col))
+        inn = _inn(cells[inn_col] if inn_col is not None and inn_col < width else None)
         if (
             label == ""
             and inn is None
