@@ -14,7 +14,13 @@ from services.arm_core.exceptions import (
     Unavailable,
     UploadRejected,
 )
-from services.arm_core.intake import FinalResultHandler, Intake, IntakeOutcome, record_final_status
+from services.arm_core.intake import (
+    FinalResultHandler,
+    Intake,
+    IntakeOutcome,
+    StagedFinalHandler,
+    record_final_status,
+)
 from services.arm_core.relay import OutboxRelay, RelayPass, request_body
 from services.arm_core.results import ResultFileHandler, ResultReader, S3ResultReader
 from services.arm_core.settings import CoreSettings
@@ -36,6 +42,7 @@ __all__ = [
     "ResultFileHandler",
     "ResultReader",
     "S3ResultReader",
+    "StagedFinalHandler",
     "Unavailable",
     "UploadRejected",
     "record_final_status",

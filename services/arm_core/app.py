@@ -28,7 +28,7 @@ from services.arm_core._periodic import PeriodicTask
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
-from services.arm_core.intake import FinalResultHandler, Intake
+from services.arm_core.intake import FinalResultHandler, Intake, StagedFinalHandler
 from services.arm_core.problems import install_problem_handlers
 from services.arm_core.relay import OutboxRelay
 from services.arm_core.results import ResultFileHandler, S3ResultReader
@@ -116,14 +116,15 @@ def _request_publisher(broker: NatsBroker, settings: CoreSettings) -> Any:
 def create_app(
     settings: CoreSettings | None = None,
     *,
-    on_final: FinalResultHandler | None = None,
+    on_final: FinalResultHandler | StagedFinalHandler | None = None,
     run_background: bool = True,
     registry: Registry | None = None,
 ) -> CoreApp:
     """Build the core from settings (the environment by default).
 
     `on_final` closes a job with a done / needs_check result; by default the result file is
-    read from S3, validated by its MAJOR, mapped and stored (`ResultFileHandler`).
+    read from S3 (before the intake's transaction), validated by its MAJOR, mapped and stored
+    (`ResultFileHandler`).
     `registry` is the contract registry (the process-wide one by default).
     `run_background=False` leaves the relay and the sweeper stopped (tests drive them).
     """

@@ -3,9 +3,14 @@
 Each message is checked against the envelope schema of its own MAJOR (1 or 2), then:
 - `processing` (the ack): published → processing, with started_at and the service;
 - `error`: published | processing → error with the service's error code and message;
-- `done` / `needs_check`: handed to the `FinalResultHandler`; the app plugs in
+- `done` / `needs_check`: handed to the final handler; the app plugs in
   `results.ResultFileHandler` (read, validate, map and store the result file), while
   `record_final_status` (the default here) records the status alone.
+A `StagedFinalHandler` does its slow part (reading the result file from S3) before the write
+transaction opens, so a slow S3 never holds a database connection or a row lock: a short
+read-only look at the job first drops an unknown job, a duplicate or a stale attempt, and skips
+the read for a job already final; the write transaction then re-reads the job and makes the
+same checks again, which alone decide.
 A result whose Nats-Msg-Id equals the job's result_msg_id is a duplicate and changes nothing; a
 message whose Nats-Msg-Id (`ack:` / `result:<job_id>:<attempt>`) names another attempt than the
 job's is stale and ignored; the guarded transitions make any late or repeated message a no-op. An envelope that fails its
@@ -22,7 +27,7 @@ import re
 import uuid
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -38,6 +43,7 @@ __all__ = [
     "FinalResultHandler",
     "Intake",
     "IntakeOutcome",
+    "StagedFinalHandler",
     "close_in_error",
     "record_final_status",
     "service_values",
@@ -49,6 +55,8 @@ MAPPING_ERROR = "MAPPING_ERROR"
 log = logging.getLogger("services.arm_core.intake")
 
 _ANSWER_MSG_ID = re.compile(r"^(?:ack|result):(?P<job>[^:]+):(?P<attempt>[0-9]+)$")
+_FINAL_RESULT = (JobStatus.DONE.value, JobStatus.NEEDS_CHECK.value)
+_ACTIVE = (JobStatus.QUEUED.value, JobStatus.PUBLISHED.value, JobStatus.PROCESSING.value)
 
 
 class IntakeOutcome(StrEnum):
@@ -79,6 +87,18 @@ class FinalResultHandler(Protocol):
         result_msg_id: str | None,
         now: dt.datetime,
     ) -> bool: ...
+
+
+@runtime_checkable
+class StagedFinalHandler(Protocol):
+    """A final handler whose work that needs no database runs before the intake's transaction.
+
+    `prepare` (reading and mapping the result file) is called with no database connection
+    held, and only for a job that was still active when looked at; the `FinalResultHandler` it
+    returns is then called inside the write transaction with the job as re-read there.
+    """
+
+    async def prepare(self, envelope: dict[str, Any]) -> FinalResultHandler: ...
 
 
 async def record_final_status(
@@ -141,7 +161,7 @@ class Intake:
         self,
         sessions: async_sessionmaker[AsyncSession],
         *,
-        on_final: FinalResultHandler = record_final_status,
+        on_final: FinalResultHandler | StagedFinalHandler = record_final_status,
         clock: Callable[[], dt.datetime] = utcnow,
         registry: Registry | None = None,
         reply_budget: Callable[[str], dt.timedelta] | None = None,
@@ -168,23 +188,26 @@ class Intake:
             log.warning("result message dropped: job_id missing or not a uuid")
             return IntakeOutcome.DROPPED
         msg_id = storable(headers.get(MSG_ID_HEADER)) or None
+        problems = envelope_problems(envelope, self._registry)
+        prepared: FinalResultHandler | None = None
+        if (
+            isinstance(self._on_final, StagedFinalHandler)
+            and not problems
+            and envelope["status"] in _FINAL_RESULT
+        ):
+            # A short read-only look: what it refuses, the transaction would refuse too (a job
+            # row never comes back, its attempt never changes, result_msg_id is set once).
+            async with self._sessions() as session:
+                snapshot = await _screened(session, job_id, msg_id)
+            if isinstance(snapshot, IntakeOutcome):
+                return snapshot
+            if snapshot.status in _ACTIVE and _uuid(envelope.get("file_id")) == snapshot.file_id:
+                prepared = await self._on_final.prepare(envelope)
         async with self._sessions() as session, session.begin():
-            job = await session.get(RecognitionJob, job_id)
-            if job is None:
-                log.warning("result message for unknown job %s dropped", job_id)
-                return IntakeOutcome.UNKNOWN_JOB
-            if msg_id is not None and job.result_msg_id == msg_id:
-                log.info("job %s: duplicate result %s ignored", job_id, msg_id)
-                return IntakeOutcome.DUPLICATE
-            if _is_stale(msg_id, job):
-                log.warning(
-                    "job %s: message %s is for another attempt than %d; ignored",
-                    job_id,
-                    msg_id,
-                    job.attempt,
-                )
-                return IntakeOutcome.STALE
-            return await self._apply(session, job, envelope, msg_id)
+            job = await _screened(session, job_id, msg_id)
+            if isinstance(job, IntakeOutcome):
+                return job
+            return await self._apply(session, job, envelope, msg_id, problems, prepared)
 
     async def _apply(
         self,
@@ -192,9 +215,10 @@ class Intake:
         job: RecognitionJob,
         envelope: dict[str, Any],
         msg_id: str | None,
+        problems: list[str],
+        prepared: FinalResultHandler | None,
     ) -> IntakeOutcome:
         now = self._clock()
-        problems = envelope_problems(envelope, self._registry)
         if not problems and _uuid(envelope.get("file_id")) != job.file_id:
             problems = ["file_id does not match the job's file"]
         if problems:
@@ -238,10 +262,50 @@ class Intake:
                 values=service_values(job, envelope),
             )
         else:
-            moved = await self._on_final(session, job, envelope, result_msg_id=msg_id, now=now)
+            moved = await self._close_final(session, job, envelope, msg_id, now, prepared)
         if moved:
             log.info("job %s: closed with %s", job.id, status)
         return IntakeOutcome.FINISHED if moved else IntakeOutcome.IGNORED
+
+    async def _close_final(
+        self,
+        session: AsyncSession,
+        job: RecognitionJob,
+        envelope: dict[str, Any],
+        msg_id: str | None,
+        now: dt.datetime,
+        prepared: FinalResultHandler | None,
+    ) -> bool:
+        handler = prepared
+        if handler is None:
+            if isinstance(self._on_final, StagedFinalHandler):
+                # Not prepared: the job was already final when looked at, and no transition
+                # leaves a final state, so the guard refuses it (and S3 is spared).
+                return False
+            handler = self._on_final
+        return await handler(session, job, envelope, result_msg_id=msg_id, now=now)
+
+
+async def _screened(
+    session: AsyncSession, job_id: uuid.UUID, msg_id: str | None
+) -> RecognitionJob | IntakeOutcome:
+    """The job a message applies to, or why it applies to none (unknown, duplicate, stale)."""
+    job = await session.get(RecognitionJob, job_id)
+    if job is None:
+        log.warning("result message for unknown job %s dropped", job_id)
+        return IntakeOutcome.UNKNOWN_JOB
+    if msg_id is not None and job.result_msg_id == msg_id:
+        log.info("job %s: duplicate result %s ignored", job_id, msg_id)
+        return IntakeOutcome.DUPLICATE
+    if _is_stale(msg_id, job):
+        log.warning(
+            "job %s: message %s is for another attempt than %d; ignored",
+            job_id,
+            msg_id,
+            job.attempt,
+        )
+        return IntakeOutcome.STALE
+    return job
 
 
 def _is_stale(msg_id: str | None, job: RecognitionJob) -> bool:

@@ -1,10 +1,11 @@
 """The final-result handler: read the result file, validate it by its MAJOR, map it, store it.
 
-Plugged into the intake as its `FinalResultHandler`. For a done / needs_check envelope it
-reads `result_s3` (size-capped), checks the file against the schema of its own MAJOR, that
-this MAJOR is the envelope's `result_schema_version` MAJOR and that its job_id / file_id are
-the envelope's, maps it (1.x or 2.0) and, in the intake's transaction, closes the job and
-stores the documents. Any of these failing closes the job in error with the reason in
+Plugged into the intake as a `StagedFinalHandler`. For a done / needs_check envelope it reads
+`result_s3` (size-capped), checks the file against the schema of its own MAJOR, that this MAJOR
+is the envelope's `result_schema_version` MAJOR and that its job_id / file_id are the
+envelope's, and maps it (1.x or 2.0), all before the intake's transaction opens, so that a slow
+S3 holds no database connection. Then, in that transaction, it closes the job and stores the
+documents. Any of these failing closes the job in error with the reason in
 `metrics.mapping_error` (MAPPING_ERROR); a result file is never fetched twice.
 """
 
@@ -25,7 +26,12 @@ from services.arm_core.db.models import JobStatus, RecognitionJob
 from services.arm_core.db.transitions import accept_final
 from services.arm_core.document_store import store_documents
 from services.arm_core.exceptions import MappingError
-from services.arm_core.intake import MAPPING_ERROR, close_in_error, service_values
+from services.arm_core.intake import (
+    MAPPING_ERROR,
+    FinalResultHandler,
+    close_in_error,
+    service_values,
+)
 from services.arm_core.mapping import MappedResult, map_result, structured_warnings
 from services.contract import Kind, Registry, default_registry, parse_version
 from services.runtime.storage import S3Storage, StorageError
@@ -40,6 +46,7 @@ __all__ = [
 DEFAULT_RESULT_MAX_BYTES = 64 * 1024 * 1024
 _MAX_REASON = 2000
 _MAX_PROBLEMS = 20
+_ACTIVE = (JobStatus.QUEUED, JobStatus.PUBLISHED, JobStatus.PROCESSING)
 
 log = logging.getLogger("services.arm_core.results")
 
@@ -73,49 +80,18 @@ def _same_uuid(a: object, b: object) -> bool:
 
 
 class ResultFileHandler:
-    """`FinalResultHandler` that maps and stores the result file of a final envelope."""
+    """`StagedFinalHandler` that maps and stores the result file of a final envelope."""
 
     def __init__(self, reader: ResultReader, *, registry: Registry | None = None) -> None:
         self._reader = reader
         self._registry = registry or default_registry()
 
-    async def __call__(
-        self,
-        session: AsyncSession,
-        job: RecognitionJob,
-        envelope: dict[str, Any],
-        *,
-        result_msg_id: str | None,
-        now: dt.datetime,
-    ) -> bool:
-        if job.status not in (JobStatus.QUEUED, JobStatus.PUBLISHED, JobStatus.PROCESSING):
-            return False  # final already: the guard would refuse; spare the S3 read
+    async def prepare(self, envelope: dict[str, Any]) -> FinalResultHandler:
+        """Read and map the result file (no database here); its closing step comes back."""
         try:
-            mapped = await self.load(envelope)
+            return _LoadedResult(await self.load(envelope))
         except MappingError as exc:
-            return await self._reject(session, job, envelope, exc.reason, result_msg_id, now)
-        moved = await accept_final(
-            session,
-            job.id,
-            status=JobStatus(mapped.status),
-            result_msg_id=result_msg_id,
-            now=now,
-            values={
-                **service_values(job, envelope),
-                "metrics": mapped.metrics,
-                "group_schema": mapped.group_schema,
-                "statements_version": mapped.statements_version,
-            },
-        )
-        if moved:
-            await store_documents(session, job, mapped)
-            log.info(
-                "job %s: result %s mapped, %d documents stored",
-                job.id,
-                mapped.schema_version,
-                len(mapped.documents),
-            )
-        return moved
+            return _LoadedResult(exc)
 
     async def load(self, envelope: Mapping[str, Any]) -> MappedResult:
         """Read, check and map the result file of `envelope`; MappingError says why not."""
@@ -155,26 +131,70 @@ class ResultFileHandler:
                 raise MappingError(msg)
         return map_result(result, envelope)
 
-    async def _reject(
+
+class _LoadedResult:
+    """The closing step of one prepared result: a mapped file to store, or why it was refused."""
+
+    def __init__(self, loaded: MappedResult | MappingError) -> None:
+        self._loaded = loaded
+
+    async def __call__(
         self,
         session: AsyncSession,
         job: RecognitionJob,
-        envelope: Mapping[str, Any],
-        reason: str,
+        envelope: dict[str, Any],
+        *,
         result_msg_id: str | None,
         now: dt.datetime,
     ) -> bool:
-        reason = reason[:_MAX_REASON]
-        log.warning("job %s: result file rejected: %s", job.id, reason)
-        metrics = dict(envelope.get("metrics") or {})
-        metrics["warnings"] = structured_warnings(metrics.get("warnings"))
-        metrics["mapping_error"] = reason
-        return await close_in_error(
+        if job.status not in _ACTIVE:
+            return False  # final already: the guard would refuse
+        mapped = self._loaded
+        if isinstance(mapped, MappingError):
+            return await _reject(session, job, envelope, mapped.reason, result_msg_id, now)
+        moved = await accept_final(
             session,
-            job,
-            code=MAPPING_ERROR,
-            message="the result file was not accepted",
+            job.id,
+            status=JobStatus(mapped.status),
             result_msg_id=result_msg_id,
             now=now,
-            values={**service_values(job, envelope), "metrics": metrics},
+            values={
+                **service_values(job, envelope),
+                "metrics": mapped.metrics,
+                "group_schema": mapped.group_schema,
+                "statements_version": mapped.statements_version,
+            },
         )
+        if moved:
+            await store_documents(session, job, mapped)
+            log.info(
+                "job %s: result %s mapped, %d documents stored",
+                job.id,
+                mapped.schema_version,
+                len(mapped.documents),
+            )
+        return moved
+
+
+async def _reject(
+    session: AsyncSession,
+    job: RecognitionJob,
+    envelope: Mapping[str, Any],
+    reason: str,
+    result_msg_id: str | None,
+    now: dt.datetime,
+) -> bool:
+    reason = reason[:_MAX_REASON]
+    log.warning("job %s: result file rejected: %s", job.id, reason)
+    metrics = dict(envelope.get("metrics") or {})
+    metrics["warnings"] = structured_warnings(metrics.get("warnings"))
+    metrics["mapping_error"] = reason
+    return await close_in_error(
+        session,
+        job,
+        code=MAPPING_ERROR,
+        message="the result file was not accepted",
+        result_msg_id=result_msg_id,
+        now=now,
+        values={**service_values(job, envelope), "metrics": metrics},
+    )
