@@ -3,7 +3,8 @@
 A row is a line when it prints a code (readable or not), or, in a form with a «Код» column, a
 value without a code (a detail line under the coded line above it, or a known line whose code
 is missing); in a form without a «Код» column (157n simplified samples) a row is a line when
-its name is a catalogue line. Rows with a name only («АКТИВ», «в том числе:») are not lines.
+its name is a catalogue line. Rows with a name only («АКТИВ», «в том числе:») are not lines;
+a name-only row that carries the rest of a line's wrapped name is joined to it (`_wrapped`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.excel.values import parse_amount
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 from services.tabular_parser.statements._text import strip_name_footnote
+from services.tabular_parser.statements._wrapped import NameRow, WrappedNames, join_wrapped_names
 
 __all__ = ["LineRead", "LineStatus", "ValueRead", "read_lines"]
 
@@ -143,6 +145,53 @@ def _has_values(values: list[ValueRead]) -> bool:
     )
 
 
+@dataclass(slots=True)
+class _Row:
+    row: int
+    code_cell: tuple[int, str] | None
+    name_cell: tuple[int, str] | None
+    values: list[ValueRead]
+
+
+def _only_name(sheet: Sheet, item: _Row) -> bool:
+    """The row prints its name and nothing else (no amount, no bracket, no note beside it)."""
+    if item.name_cell is None or item.code_cell is not None:
+        return False
+    if any(v.text is not None for v in item.values):
+        return False
+    cells = sheet.rows[item.row] if item.row < len(sheet.rows) else []
+    return all(col == item.name_cell[0] or not cell_text(v) for col, v in enumerate(cells))
+
+
+def _wrapped_names(
+    sheet: Sheet,
+    layout: TableLayout,
+    rows: list[_Row],
+    document_type: str,
+    variant: FormVariant | None,
+) -> WrappedNames:
+    def is_line(item: _Row) -> bool:
+        if item.code_cell is not None or _has_values(item.values):
+            return True
+        if layout.code_col is not None or item.name_cell is None:
+            return False
+        name = strip_name_footnote(item.name_cell[1])
+        return match_line_name(name, document_type, variant) is not None
+
+    return join_wrapped_names(
+        [
+            NameRow(
+                item.row,
+                item.name_cell[0] if item.name_cell else None,
+                item.name_cell[1] if item.name_cell else None,
+                is_line(item),
+                _only_name(sheet, item),
+            )
+            for item in rows
+        ]
+    )
+
+
 def read_lines(
     sheet: Sheet,
     layout: TableLayout,
@@ -150,14 +199,24 @@ def read_lines(
     variant: FormVariant | None = None,
 ) -> list[LineRead]:
     """Every line of the table in ``layout``, top to bottom."""
+    rows = [
+        _Row(
+            row,
+            _code_cell(sheet, row, layout),
+            _name_cell(sheet, row, layout),
+            [_read_value(sheet, row, column) for column in layout.columns],
+        )
+        for row in range(layout.data_start, layout.end_row)
+    ]
+    wrapped = _wrapped_names(sheet, layout, rows, document_type, variant)
     lines: list[LineRead] = []
     last_coded: LineRead | None = None
     last_code: str | None = None
-    for row in range(layout.data_start, layout.end_row):
-        code_cell = _code_cell(sheet, row, layout)
-        name_cell = _name_cell(sheet, row, layout)
-        values = [_read_value(sheet, row, column) for column in layout.columns]
-        name_raw = name_cell[1] if name_cell else None
+    for item in rows:
+        if item.row in wrapped.fragments:
+            continue
+        row, code_cell, name_cell, values = item.row, item.code_cell, item.name_cell, item.values
+        name_raw = wrapped.names.get(row) or (name_cell[1] if name_cell else None)
         name = strip_name_footnote(name_raw) if name_raw else None
         if fold(name or "").startswith("в том числе") and not _has_values(values) and not code_cell:
             continue
