@@ -1,8 +1,10 @@
 """One pass over the BIFF12 record stream of each XLSB sheet part.
 
-calamine exposes neither outline levels nor merged ranges for XLSB, so both come from here:
-BrtRowHdr carries the row and its outline level, BrtMergeCell a merged range, cell records
-their column (the real extent, checked against the caps before calamine allocates).
+calamine exposes neither outline levels, merged ranges nor fonts for XLSB, so they come from
+here: BrtRowHdr carries the row and its outline level, BrtMergeCell a merged range, cell records
+their column (the real extent, checked against the caps before calamine allocates) and their
+cell XF (bold rows, with the bold XFs read from xl/styles.bin). Bold is a hint: a styles part
+that is missing, oversized or damaged gives no bold rows instead of failing the read.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import struct
 import zipfile
+import zlib
 from collections.abc import Iterator
 from xml.etree import ElementTree
 
@@ -27,27 +30,35 @@ _CELL_TYPES = frozenset(range(1, 14)) | {62}  # BrtCellBlank … BrtFmlaError, B
 _WS_DIM = 148
 _MERGE_CELL = 176
 _BUNDLE_SH = 156
+_FONT = 43
+_XF = 47
+_BEGIN_FONTS, _END_FONTS = 611, 612
+_BEGIN_CELL_XFS, _END_CELL_XFS = 617, 618
+_BOLD_WEIGHT = 700  # BrtFont.bls: 400 normal, 700 bold (800, 900 heavier still)
+_STYLE_REF = 0xFFFFFF  # Cell.iStyleRef: the low 24 bits after the column
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
+_CELL = struct.Struct("<II")
 _RFX = struct.Struct("<IIII")
+# What a damaged styles part can raise: reading the member (zip, zlib) or its records.
+_STYLES_DAMAGE = (
+    UnreadableWorkbook,
+    struct.error,
+    IndexError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    OSError,
+    NotImplementedError,
+    RuntimeError,
+)
 
 
 def iter_records(data: bytes) -> Iterator[tuple[int, int, int]]:
     """(record type, body offset, body size) for each record; raises on a truncated header."""
     pos, end = 0, len(data)
     while pos < end:
-        kind = data[pos]
-        pos += 1
-        if kind & 0x80:
-            kind = (kind & 0x7F) | ((data[pos] & 0x7F) << 7)
-            pos += 1
-        size = 0
-        for shift in (0, 7, 14, 21):
-            byte = data[pos]
-            pos += 1
-            size |= (byte & 0x7F) << shift
-            if not byte & 0x80:
-                break
+        kind, pos, size = _header(data, pos)
         if pos + size > end:
             msg = f"record {kind} overruns the part"
             raise UnreadableWorkbook(msg, fmt=_FMT)
@@ -55,12 +66,32 @@ def iter_records(data: bytes) -> Iterator[tuple[int, int, int]]:
         pos += size
 
 
+def _header(data: bytes, pos: int) -> tuple[int, int, int]:
+    """(record type, body offset, body size) of the record at `pos`: two varints (MS-XLSB 2.1.4)."""
+    kind = data[pos]
+    pos += 1
+    if kind & 0x80:
+        kind = (kind & 0x7F) | ((data[pos] & 0x7F) << 7)
+        pos += 1
+    size = 0
+    for shift in (0, 7, 14, 21):
+        byte = data[pos]
+        pos += 1
+        size |= (byte & 0x7F) << shift
+        if not byte & 0x80:
+            break
+    return kind, pos, size
+
+
 def scan_xlsb(archive: zipfile.ZipFile, limits: Limits) -> dict[str, SheetMeta]:
     """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
     members = {name.lower(): name for name in archive.namelist()}
+    bold_xfs = _bold_xfs(archive, members, limits)
     try:
         return {
-            name: _scan_sheet(_read(archive, members[part.lower()], limits), hidden, limits)
+            name: _scan_sheet(
+                _read(archive, members[part.lower()], limits), hidden, bold_xfs, limits
+            )
             for name, part, hidden in _sheet_parts(archive, members, limits)
             if part.lower() in members
         }
@@ -115,30 +146,92 @@ def _sheet_parts(
     return found
 
 
-def _scan_sheet(data: bytes, hidden: bool, limits: Limits) -> SheetMeta:
+def _bold_xfs(archive: zipfile.ZipFile, members: dict[str, str], limits: Limits) -> frozenset[int]:
+    """Indexes of the cell XFs whose font is bold; empty if xl/styles.bin cannot tell."""
+    name = members.get("xl/styles.bin")
+    if name is None:
+        return frozenset()
+    try:
+        if archive.getinfo(name).file_size > limits.max_small_part_bytes:
+            return frozenset()
+        return _parse_bold_xfs(archive.read(name))
+    except _STYLES_DAMAGE:
+        return frozenset()
+
+
+def _parse_bold_xfs(data: bytes) -> frozenset[int]:
+    """Fonts (BrtFont.bls) and cell XFs (BrtXF.iFont) up to BrtEndCellXFs; the rest is unread."""
+    bold_fonts: list[bool] = []
+    xf_fonts: list[int] = []
+    section = 0
+    for kind, pos, size in iter_records(data):
+        if kind == _FONT and section == _BEGIN_FONTS:
+            bold_fonts.append(size >= 6 and _U16.unpack_from(data, pos + 4)[0] >= _BOLD_WEIGHT)
+        elif kind == _XF and section == _BEGIN_CELL_XFS:
+            xf_fonts.append(_U16.unpack_from(data, pos + 4)[0] if size >= 6 else -1)
+        elif kind in (_BEGIN_FONTS, _BEGIN_CELL_XFS):
+            section = kind
+        elif kind == _END_FONTS:
+            section = 0
+        elif kind == _END_CELL_XFS:
+            break
+    return frozenset(
+        index
+        for index, font in enumerate(xf_fonts)
+        if 0 <= font < len(bold_fonts) and bold_fonts[font]
+    )
+
+
+def _scan_sheet(data: bytes, hidden: bool, bold_xfs: frozenset[int], limits: Limits) -> SheetMeta:
+    """Walks the records inline (no generator: a sheet holds millions of them)."""
     meta = SheetMeta(hidden=hidden)
+    bold_rows = meta.bold_rows
+    cell_types = _CELL_TYPES
+    unpack_cell = _CELL.unpack_from
+    unpack_u32 = _U32.unpack_from
     row = 0
+    extent_row = -1  # the last row whose cells already widened the extent
     first_row = first_col = 1 << 40
     last_row = last_col = -1
     cells = 0
-    for kind, pos, size in iter_records(data):
-        if kind in _CELL_TYPES and size >= 4:
-            col = _U32.unpack_from(data, pos)[0]
+    pos, end = 0, len(data)
+    while pos < end:
+        kind = data[pos]
+        size = data[pos + 1]
+        if kind < 0x80 and size < 0x80:  # one-byte type and size: nearly every record
+            body = pos + 2
+        else:
+            kind, body, size = _header(data, pos)
+        pos = body + size
+        if pos > end:
+            msg = f"record {kind} overruns the part"
+            raise UnreadableWorkbook(msg, fmt=_FMT)
+        if kind in cell_types and size >= 4:
+            if size >= 8:
+                col, style = unpack_cell(data, body)
+                if (style & _STYLE_REF) in bold_xfs:
+                    bold_rows.add(row)
+            else:
+                col = unpack_u32(data, body)[0]
             cells += 1
-            last_row = max(last_row, row)
-            first_row = min(first_row, row)
-            last_col = max(last_col, col)
-            first_col = min(first_col, col)
+            if col > last_col:
+                last_col = col
+            if col < first_col:
+                first_col = col
+            if row != extent_row:
+                extent_row = row
+                last_row = max(last_row, row)
+                first_row = min(first_row, row)
         elif kind == _ROW_HDR:
-            row = _U32.unpack_from(data, pos)[0]
-            level = (_U16.unpack_from(data, pos + 10)[0] >> 8) & 0x07
+            row = unpack_u32(data, body)[0]
+            level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
             if level:
                 meta.outline_levels[row] = level
         elif kind == _WS_DIM:
-            top, bottom, left, right = _RFX.unpack_from(data, pos)
+            top, bottom, left, right = _RFX.unpack_from(data, body)
             check_extent(top, left, bottom, right, 0, limits, _FMT)
         elif kind == _MERGE_CELL:
-            top, bottom, left, right = _RFX.unpack_from(data, pos)
+            top, bottom, left, right = _RFX.unpack_from(data, body)
             meta.merged.append(CellRange(top, left, bottom, right))
     if last_row >= 0:
         check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)

@@ -78,9 +78,9 @@ def test_each_format_round_trips_outline_levels(fmt: str) -> None:
     assert sheet.outline_levels == {3: 1, 4: 2, 5: 2}
 
 
-@pytest.mark.parametrize("fmt", ["XLSX", "XLS"])
-def test_bold_rows_are_read_for_xlsx_and_xls(fmt: str) -> None:
-    """Rows holding a bold cell are reported (XLSB builders carry no styles)."""
+@pytest.mark.parametrize("fmt", list(WRITERS))
+def test_each_format_reports_bold_rows(fmt: str) -> None:
+    """Rows holding a bold cell are reported (XLSB: BrtFont weight via the cell's XF)."""
     sheet = load_workbook(WRITERS[fmt]([OSV])).sheets[0]
     assert sheet.bold_rows == {2, 6}
 
