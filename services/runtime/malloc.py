@@ -18,7 +18,7 @@ import ctypes.util
 
 __all__ = ["ARENA_MAX", "MMAP_THRESHOLD", "tune_worker_malloc"]
 
-MMAP_THRESHOLD = 128 * 1024  # glibc's own starting value, now fixed
+MMAP_THRESHOLD = 4 * 1024 * 1024
 ARENA_MAX = 2
 _M_MMAP_THRESHOLD = -3  # <malloc.h>
 _M_ARENA_MAX = -8

@@ -15,9 +15,7 @@ import posixpath
 import re
 import zipfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
-from typing import IO
 from xml.etree import ElementTree
 
 from ._meta import SheetMeta
@@ -173,17 +171,13 @@ class _Extent:
             raise LimitExceeded("max_cells", self.cells, limits.max_cells, fmt=_FMT)
 
 
-def _row_blocks(archive: zipfile.ZipFile, name: str, *, prefetch: bool = False) -> Iterator[bytes]:
+def _row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
     """The decompressed part in blocks of about `_BLOCK` bytes, each ending after a `</row>`
-    (the last one: whatever is left), so no row is split across two blocks.
-
-    With `prefetch` the next block is inflated on a helper thread while the caller scans this
-    one (zlib and crc32 release the GIL): the guard pass is on the critical path.
-    """
-    with archive.open(name) as part, _Reader(part, prefetch) as read:
+    (the last one: whatever is left), so no row is split across two blocks."""
+    with archive.open(name) as part:
         pending = b""
         while True:
-            block = read()
+            block = part.read(_BLOCK)
             buf = pending + block if pending else block
             if not block:
                 yield buf
@@ -199,34 +193,11 @@ def _row_blocks(archive: zipfile.ZipFile, name: str, *, prefetch: bool = False) 
             pending = buf[cut:]
 
 
-class _Reader:
-    """`part.read(_BLOCK)`, optionally one block ahead on a helper thread."""
-
-    def __init__(self, part: IO[bytes], prefetch: bool) -> None:
-        self._part = part
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="xlsx-inflate") if prefetch else None
-        self._next: Future[bytes] | None = None
-
-    def __enter__(self) -> Callable[[], bytes]:
-        return self._read if self._pool is not None else partial(self._part.read, _BLOCK)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-
-    def _read(self) -> bytes:
-        assert self._pool is not None
-        current = self._next or self._pool.submit(self._part.read, _BLOCK)
-        block = current.result()
-        self._next = self._pool.submit(self._part.read, _BLOCK) if block else None
-        return block
-
-
 def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
     """The caps, enforced while reading: a lying `<dimension>` cannot get past this."""
     extent = _Extent()
     head = True
-    for block in _row_blocks(archive, name, prefetch=True):
+    for block in _row_blocks(archive, name):
         if head:
             check_xml_head(block[: limits.max_xml_prolog_bytes], name, limits, _FMT)
             dimension = _DIMENSION.search(block[: limits.max_xml_prolog_bytes])

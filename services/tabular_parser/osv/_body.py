@@ -31,7 +31,8 @@ _FOOTER_WORDS = (
     r"м\.\s*п\.",
 )
 _FOOTER_RE = re.compile(rf"^(?:{'|'.join(_FOOTER_WORDS)})", re.IGNORECASE)
-_FOOTER_STARTS = frozenset(word[0] for word in _FOOTER_WORDS)  # a cheap test before the regex
+# What a label can start with for `_FOOTER_RE` to match: a cheap test before the regex.
+_FOOTER_STARTS = frozenset(word.replace("\\", "")[:2] for word in _FOOTER_WORDS)
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
@@ -96,7 +97,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         else:
             account, name = _label(cells, layout)
         label = name or account or ""
-        if account is None and label[:1].lower() in _FOOTER_STARTS and _FOOTER_RE.match(label):
+        if account is None and label[:2].lower() in _FOOTER_STARTS and _FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
         values = _amounts(sheet, r, cells, layout, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
