@@ -155,10 +155,16 @@ def encode_documents(documents: list[dict[str, Any]]) -> bytes:
     """The documents as one UTF-8 JSON array, Cyrillic as is (orjson, compact separators).
 
     orjson writes straight into one bytes object, about 8x faster than `json.dumps` and without
-    a Python str of the whole result next to its bytes. What orjson refuses (an int beyond 64
-    bits, a subclass it does not know) falls back to `json.dumps`, so nothing JSON-able fails.
-    NaN and infinities never occur in documents (amounts are strings).
+    a Python str of the whole result next to its bytes. A dict key that is not a str (which
+    `json.dumps` would write as a string) is retried with orjson's option for it, which costs a
+    third more on every key and so is not the first try; what orjson still refuses (an int
+    beyond 64 bits, a subclass it does not know) falls back to `json.dumps`, so nothing
+    JSON-able fails. NaN and infinities never occur in documents (amounts are strings).
     """
+    try:
+        return orjson.dumps(documents)
+    except orjson.JSONEncodeError:
+        pass
     try:
         return orjson.dumps(documents, option=orjson.OPT_NON_STR_KEYS)
     except orjson.JSONEncodeError:

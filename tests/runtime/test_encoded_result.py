@@ -57,6 +57,13 @@ def test_encode_documents_falls_back_for_what_orjson_refuses() -> None:
     assert json.loads(encode_documents(documents)) == documents
 
 
+def test_encode_documents_writes_non_string_keys_as_json_dumps_does() -> None:
+    documents: list[dict[str, Any]] = [{"document_type": "OSV", "extra": {1: "a", 2.5: None}}]
+    assert encode_documents(documents) == json.dumps(
+        documents, ensure_ascii=False, separators=(",", ":")
+    ).encode("utf-8")
+
+
 def test_encoded_recognition_keeps_status_warnings_and_count() -> None:
     warnings = [{"code": "SHEET_OTHER", "severity": "error", "message": "x"}]
     recognition = Recognition(documents=_documents(5), warnings=warnings, group_schema="osv")

@@ -181,19 +181,20 @@ def _absolute_rows(
     used column; both offsets are derived from the end corner so either behaviour is right.
     """
     rows: list[list[CellValue]] = []
+    append, empty_to_none = rows.append, _EMPTY_TO_NONE.get
+    last_row, width = end[0], end[1] + 1
     cells = 0
     for line in source.iter_rows():
-        if len(rows) > end[0]:
+        if len(rows) > last_row:
             raise UnreadableWorkbook("more rows than the used range", fmt=fmt)
-        values: list[CellValue] = list(map(_EMPTY_TO_NONE.get, line, line))
+        values: list[CellValue] = list(map(empty_to_none, line, line))
         while values and values[-1] is None:
             values.pop()
         if values:
-            pad = end[1] + 1 - len(line)
-            if pad > 0:
-                values[:0] = [None] * pad
+            if len(line) < width:
+                values[:0] = [None] * (width - len(line))
             cells += len(values)
-        rows.append(values)
+        append(values)
     missing = end[0] + 1 - len(rows)
     if missing > 0:
         rows[:0] = [[] for _ in range(missing)]

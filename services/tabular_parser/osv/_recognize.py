@@ -63,13 +63,12 @@ def _document(
 ) -> dict[str, Any]:
     # sheet_ref of row 0 ends with "1": its prefix serves every row without re-quoting the name.
     prefix = sheet_ref(sheet.name, 0, layout.first_col)[:-1]
-    refs = {e.row_index: f"{prefix}{e.row_index + 1}" for e in body.entries}
     period = parse_period(title.period_text)
     table = CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
     return {
         "document_type": "OSV",
         "status": "needs_check" if failures else "done",
-        "warnings": _warnings(title, body, refs, unknown_nesting, period is not None),
+        "warnings": _warnings(title, body, prefix, unknown_nesting, period is not None),
         "locator": {"sheet": sheet.name, "range": table.a1()},
         "header": {
             "organization_name": title.organization_name,
@@ -82,12 +81,12 @@ def _document(
             "is_from_year_start": period.is_from_year_start if period else None,
             "units": title.units,
         },
-        "rows": [_row(entry, refs[entry.row_index]) for entry in body.entries],
+        "rows": _rows(body.entries, prefix),
         "checks": {
             "failed": [
                 {
                     "check": f.check,
-                    "ref": refs[body.entries[f.entry].row_index],
+                    "ref": f"{prefix}{body.entries[f.entry].row_index + 1}",
                     "column": f.column,
                     "expected": _money(f.expected),
                     "actual": _money(f.actual),
@@ -98,26 +97,34 @@ def _document(
     }
 
 
-def _row(entry: Entry, ref: str) -> dict[str, Any]:
-    v = entry.values  # in _columns.SUM_FIELDS order, the keys below
-    row: dict[str, Any] = {
-        "row_index": entry.row_index,
-        "ref": ref,
-        "level": entry.level,
-        "kind": entry.kind,
-        "account": entry.account,
-        "name": entry.name,
-        "inn": entry.inn,
-        "opening_debit": None if v[0] is None else format_kopecks(v[0]),
-        "opening_credit": None if v[1] is None else format_kopecks(v[1]),
-        "turnover_debit": None if v[2] is None else format_kopecks(v[2]),
-        "turnover_credit": None if v[3] is None else format_kopecks(v[3]),
-        "closing_debit": None if v[4] is None else format_kopecks(v[4]),
-        "closing_credit": None if v[5] is None else format_kopecks(v[5]),
-    }
-    if entry.extra:
-        row["extra"] = entry.extra  # the entry is dropped once its row is built: no copy
-    return row
+def _rows(entries: list[Entry], prefix: str) -> list[dict[str, Any]]:
+    """The contract rows, in `_columns.SUM_FIELDS` order for the sums (one flat loop: it runs
+    once per row of a large sheet). An entry's `extra` is used as is, not copied: the entries
+    are dropped once the document is built."""
+    money = format_kopecks
+    rows: list[dict[str, Any]] = []
+    append = rows.append
+    for entry in entries:
+        od, oc, td, tc, cd, cc = entry.values
+        row: dict[str, Any] = {
+            "row_index": entry.row_index,
+            "ref": f"{prefix}{entry.row_index + 1}",
+            "level": entry.level,
+            "kind": entry.kind,
+            "account": entry.account,
+            "name": entry.name,
+            "inn": entry.inn,
+            "opening_debit": None if od is None else money(od),
+            "opening_credit": None if oc is None else money(oc),
+            "turnover_debit": None if td is None else money(td),
+            "turnover_credit": None if tc is None else money(tc),
+            "closing_debit": None if cd is None else money(cd),
+            "closing_credit": None if cc is None else money(cc),
+        }
+        if entry.extra:
+            row["extra"] = entry.extra
+        append(row)
+    return rows
 
 
 def _money(value: int | None) -> str | None:
@@ -128,7 +135,7 @@ def _money(value: int | None) -> str | None:
 def _warnings(
     title: TitleBlock,
     body: Body,
-    refs: dict[int, str],
+    prefix: str,
     unknown_nesting: set[int],
     period_known: bool,
 ) -> list[dict[str, Any]]:
@@ -159,11 +166,13 @@ def _warnings(
             )
         )
     issues += body.issues
+    # Only a row that is an entry has a ref (an issue may name a skipped or folded row).
+    entry_rows = {e.row_index for e in body.entries} if issues else set()
     warnings = []
     for issue in issues:
         warning: dict[str, Any] = {"code": issue.code, "severity": "info", "message": issue.message}
-        if issue.row_index is not None and issue.row_index in refs:
-            warning["line_refs"] = [refs[issue.row_index]]
+        if issue.row_index is not None and issue.row_index in entry_rows:
+            warning["line_refs"] = [f"{prefix}{issue.row_index + 1}"]
         if issue.column_index is not None:
             warning["column_index"] = issue.column_index
         warnings.append(warning)
