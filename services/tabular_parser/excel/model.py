@@ -35,10 +35,14 @@ class CellRange:
 class Sheet:
     """One worksheet: values by absolute position, plus what calamine does not expose.
 
-    `rows` is dense from row 0 / column 0 up to the last used cell (rows may be shorter than
-    the widest one: a missing cell is None). `outline_levels` holds only rows whose level is
-    above 0. `formula_cells` are cells holding a formula with no cached value: their value is
-    None and they are never evaluated.
+    `rows` is dense from row 0 / column 0 up to the last used cell; a row ends at its last
+    non-empty cell (rows may be shorter than the widest one). An empty cell inside a row is
+    `""`, python-calamine's own empty value, kept as is: rewriting the million cells of a
+    large sheet to None cost a tenth of its recognition. Recognisers read cells through
+    `cell_text` or `cell`, which treat `""`, None (what a hand-built sheet may hold) and a
+    missing cell alike. `outline_levels` holds only rows whose level is above 0.
+    `formula_cells` are cells holding a formula with no cached value: they are empty and
+    never evaluated.
     """
 
     name: str
@@ -50,10 +54,12 @@ class Sheet:
     hidden: bool = False
 
     def cell(self, row: int, col: int) -> CellValue:
+        """The value at (row, col); None for an empty or missing cell."""
         if row < 0 or row >= len(self.rows):
             return None
         line = self.rows[row]
-        return line[col] if 0 <= col < len(line) else None
+        value = line[col] if 0 <= col < len(line) else None
+        return None if value == "" else value
 
 
 @dataclass(slots=True)

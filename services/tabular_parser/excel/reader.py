@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import python_calamine
 
@@ -39,7 +39,6 @@ from .signature import ExcelFormat
 __all__ = ["read_workbook"]
 
 _T = TypeVar("_T")
-_EMPTY_TO_NONE: dict[object, None] = {"": None}  # calamine's empty cell is ""; `.get` in C
 _PASS_THROUGH = (KeyboardInterrupt, SystemExit, GeneratorExit, MemoryError)
 
 
@@ -165,7 +164,7 @@ def _read_sheet(
     sheet.rows = _absolute_rows(source, end, limits, fmt)
     for row, col in meta.formula_cells:
         if row < len(sheet.rows) and col < len(sheet.rows[row]):
-            sheet.rows[row][col] = None
+            sheet.rows[row][col] = ""
     return sheet
 
 
@@ -175,26 +174,29 @@ def _absolute_rows(
     limits: Limits,
     fmt: ExcelFormat,
 ) -> list[list[CellValue]]:
-    """Rows from Excel row 1 / column A, empty cells as None, trailing empties trimmed.
+    """Rows from Excel row 1 / column A, calamine's lists as they are (empty cells ""),
+    trailing empties trimmed.
 
     python-calamine's `iter_rows` pads leading empty rows but starts each row at the first
     used column; both offsets are derived from the end corner so either behaviour is right.
     """
     rows: list[list[CellValue]] = []
-    append, empty_to_none = rows.append, _EMPTY_TO_NONE.get
+    append = rows.append
     last_row, width = end[0], end[1] + 1
     cells = 0
-    for line in source.iter_rows():
+    # calamine's row lists become the sheet's rows, not copies (see `Sheet`).
+    lines = cast("Iterator[list[CellValue]]", source.iter_rows())
+    for line in lines:
         if len(rows) > last_row:
             raise UnreadableWorkbook("more rows than the used range", fmt=fmt)
-        values: list[CellValue] = list(map(empty_to_none, line, line))
-        while values and values[-1] is None:
-            values.pop()
-        if values:
-            if len(line) < width:
-                values[:0] = [None] * (width - len(line))
-            cells += len(values)
-        append(values)
+        pad = width - len(line)
+        while line and line[-1] == "":
+            line.pop()
+        if line:
+            if pad > 0:
+                line[:0] = [""] * pad
+            cells += len(line)
+        append(line)
     missing = end[0] + 1 - len(rows)
     if missing > 0:
         rows[:0] = [[] for _ in range(missing)]

@@ -165,7 +165,7 @@ def _amounts(
 
     The common cases are decided here: the span's first cell is a float that is an exact
     kopeck amount (`parse_kopecks`' fast path, inlined), or a one- or two-column span is all
-    None. The rest goes through `_span_amount`, which is the rule itself.
+    empty ("" or None). The rest goes through `_span_amount`, which is the rule itself.
     """
     values: list[int | None] = []
     width = len(cells)
@@ -178,9 +178,13 @@ def _amounts(
                 values.append(kopecks)
                 continue
         elif (
-            value is None
+            (value == "" or value is None)
             and plain_empty
-            and (end == start or start + 1 >= width or (end == start + 1 and cells[end] is None))
+            and (
+                end == start
+                or start + 1 >= width
+                or (end == start + 1 and (cells[end] == "" or cells[end] is None))
+            )
         ):
             values.append(None)
             continue

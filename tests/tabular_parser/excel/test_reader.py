@@ -46,7 +46,8 @@ OSV = SheetSpec(
 
 @pytest.mark.parametrize("fmt", list(WRITERS))
 def test_each_format_round_trips_values_at_absolute_positions(fmt: str) -> None:
-    """rows[r][c] is Excel row r+1, column c+1; empty cells are None; trailing empties trimmed."""
+    """rows[r][c] is Excel row r+1, column c+1; empty cells are "" (cell() gives None);
+    trailing empties trimmed."""
     book = load_workbook(WRITERS[fmt]([OSV]))
     assert book.format == fmt
     sheet = book.sheets[0]
@@ -55,8 +56,9 @@ def test_each_format_round_trips_values_at_absolute_positions(fmt: str) -> None:
     assert sheet.rows[1] == []
     assert sheet.rows[2][:2] == ["Счёт", "Дебет"]  # C3 is inside the B3:C3 merge
     assert sheet.rows[3] == ["60", 1234.5, 0.1]
-    assert sheet.rows[4] == ["60.01", 1000, None, "ООО «Ромашка»"]
-    assert sheet.rows[5] == [None, None, None, None, "E6"]
+    assert sheet.rows[4] == ["60.01", 1000, "", "ООО «Ромашка»"]
+    assert sheet.rows[5] == ["", "", "", "", "E6"]
+    assert sheet.cell(4, 2) is None and sheet.cell(5, 0) is None and sheet.cell(5, 9) is None
     assert sheet.rows[6] == ["Итого", -3.25, 456386485.5, True]
     assert len(sheet.rows) == 7
 
@@ -98,7 +100,7 @@ def test_a_sheet_starting_away_from_a1_keeps_absolute_positions(fmt: str) -> Non
     """Leading empty rows and columns are kept, so an A1 reference stays derivable."""
     spec = SheetSpec("S", rows=[[], [], [None, None, None, "D3"], [None, "B4"]])
     sheet = load_workbook(WRITERS[fmt]([spec])).sheets[0]
-    assert sheet.rows == [[], [], [None, None, None, "D3"], [None, "B4"]]
+    assert sheet.rows == [[], [], ["", "", "", "D3"], ["", "B4"]]
 
 
 def test_dates_come_back_as_dates() -> None:
@@ -118,10 +120,10 @@ def test_capital_s_shared_strings_of_1c_opens() -> None:
 
 
 def test_formula_without_cached_value_is_flagged_not_evaluated() -> None:
-    """B1 = A1*2 with no cached value: None, listed in formula_cells."""
+    """B1 = A1*2 with no cached value: empty, listed in formula_cells."""
     sheet = load_workbook(formula_without_value_xlsx()).sheets[0]
     assert sheet.formula_cells == {(0, 1)}
-    assert sheet.cell(0, 1) is None
+    assert sheet.cell(0, 1) is None and sheet.rows[0][1:] in ([], [""])
     assert sheet.cell(0, 0) == 2
 
 
