@@ -28,6 +28,7 @@ _ZERO_KOPECKS = Decimal("0.00")
 # quantizing it would overflow the decimal context.
 _MAX_AMOUNT = Decimal(10) ** 18
 _MAX_KOPECKS = 10**20
+_CENTS = tuple(f".{cents:02d}" if cents else "" for cents in range(100))  # "" for .00
 _EXACT_FLOAT = 1e13
 _CONTEXT = Context(prec=40)
 _SPACES = dict.fromkeys(map(ord, " \u00a0\u202f\u2009\u2007\t"), None)
@@ -99,9 +100,8 @@ def parse_kopecks(value: object) -> int | None:
 
 def format_kopecks(kopecks: int) -> str:
     """`format_amount` of kopecks / 100: "1234" when integral, else "1234.50"."""
-    if 100 <= kopecks < _MAX_KOPECKS:  # the common case: string slicing only
-        text = str(kopecks)
-        return text[:-2] if text[-2:] == "00" else f"{text[:-2]}.{text[-2:]}"
+    if 100 <= kopecks < _MAX_KOPECKS:  # the common case: one str() and a table lookup
+        return str(kopecks)[:-2] + _CENTS[kopecks % 100]
     if not -_MAX_KOPECKS < kopecks < _MAX_KOPECKS:
         msg = f"amount out of range: {kopecks} kopecks"
         raise ValueError(msg)

@@ -16,10 +16,9 @@ __all__ = ["assign_levels"]
 
 def assign_levels(entries: list[Entry], subconto_kinds: int) -> tuple[bool, set[int]]:
     """Set `level` and `parent` in place; return (outlined, parents whose nesting is unknown)."""
-    body = [e for e in entries if e.kind != "total"]
-    if any(e.outline > 0 for e in body):
-        base = min(e.outline for e in body)
-        _by_outline(entries, base)
+    outlines = [e.outline for e in entries if e.kind != "total"]
+    if max(outlines, default=0) > 0:
+        _by_outline(entries, min(outlines))
         return True, set()
     return False, _by_codes(entries, subconto_kinds)
 
