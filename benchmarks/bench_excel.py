@@ -40,7 +40,7 @@ __all__ = ["main"]
 
 ROWS = 100_000
 XLS_ROWS = 65_000  # + header, total and footer stays under the 65,536 rows of a BIFF8 sheet
-RUNS = 3
+RUNS = 5
 TARGET_RATIO = 2.5
 TARGET_RSS_MB = 300.0
 _REPO = Path(__file__).resolve().parents[1]
