@@ -136,13 +136,14 @@ def _recognise_bytes(data: bytes) -> Recognition:
 def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recognition:
     """The documents of an opened workbook: trial balances and statements, sheet by sheet.
 
-    A sheet that is an ОСВ becomes an osvDocument; the other sheets go to the statements
-    recogniser, which may join an актив and a пассив sheet into one BALANCE. A sheet that is
-    neither is the file warning SHEET_OTHER; a sheet whose recognition raised is
-    TABLE_PARSE_FAILED while the others go on. A workbook with no document at all is an error
-    (documents may be empty only when status = error). `release_rows` empties the rows of a
-    sheet once its trial balance is read, so a large sheet's cells and its document are not
-    both held at the peak (for a caller that drops the workbook afterwards).
+    A sheet that is an ОСВ becomes one osvDocument per ОСВ table on it, in their order; the
+    other sheets go to the statements recogniser, which may join an актив and a пассив sheet
+    into one BALANCE. A sheet that is neither is the file warning SHEET_OTHER; a sheet whose
+    recognition raised is TABLE_PARSE_FAILED while the others go on. A workbook with no
+    document at all is an error (documents may be empty only when status = error).
+    `release_rows` empties the rows of a sheet once its trial balances are read, so a large
+    sheet's cells and its documents are not both held at the peak (for a caller that drops the
+    workbook afterwards).
     """
     order = {sheet.name: index for index, sheet in enumerate(workbook.sheets)}
     placed: list[tuple[int, dict[str, Any]]] = []
@@ -154,10 +155,10 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
         except Exception as exc:  # one broken sheet must not stop the others
             failed.append(SheetFailure(sheet.name, type(exc).__name__, str(exc)).warning())
             continue
-        if found is None:
+        if not found:
             rest.append(sheet)
-        else:
-            placed.append((order[sheet.name], found.document))
+        else:  # one document per ОСВ table, in their order on the sheet (the sort is stable)
+            placed.extend((order[sheet.name], result.document) for result in found)
     has_osv = bool(placed)
     statements = recognize_statements(rest)
     placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)

@@ -8,7 +8,6 @@ entity's `extra` under «<indicator>: <column>» so nothing printed is lost.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 
 from services.tabular_parser.excel.model import CellValue, Sheet
@@ -17,24 +16,14 @@ from services.tabular_parser.excel.values import format_kopecks, parse_kopecks
 
 from ._accounts import account_code
 from ._cells import cell_text
-from ._columns import Layout
+from ._columns import Layout, layout_at
+from ._footer import FOOTER_RE, FOOTER_STARTS
 
 __all__ = ["Body", "Entry", "Issue", "read_body"]
 
-_FOOTER_WORDS = (
-    "руководитель",
-    r"главный\s+бухгалтер",
-    "бухгалтер",
-    "исполнитель",
-    "ответственный",
-    "подпись",
-    r"м\.\s*п\.",
-)
-_FOOTER_RE = re.compile(rf"^(?:{'|'.join(_FOOTER_WORDS)})", re.IGNORECASE)
-# What a label can start with for `_FOOTER_RE` to match: a cheap test before the regex.
-_FOOTER_STARTS = frozenset(word.replace("\\", "")[:2] for word in _FOOTER_WORDS)
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
+_SUMS = 6  # `_columns.SUM_FIELDS`
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
 
@@ -73,7 +62,12 @@ class Body:
 
 
 def read_body(sheet: Sheet, layout: Layout) -> Body:
-    """Walk the rows after the header until «Итого» (or a signature footer)."""
+    """Walk the rows after the header until «Итого», a signature footer or the next table.
+
+    The next table's header ends a body that has neither «Итого» nor footer (several ОСВ on
+    one sheet); the value-less rows read just above that header are its title block, so they
+    are taken back out of this body (`_give_back_title_block`).
+    """
     entries: list[Entry] = []
     issues: list[Issue] = []
     total: int | None = None
@@ -97,13 +91,17 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         else:
             account, name = _label(cells, layout)
         label = name or account or ""
-        if account is None and label[:2].lower() in _FOOTER_STARTS and _FOOTER_RE.match(label):
+        if account is None and label[:2].lower() in FOOTER_STARTS and FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
         values = _amounts(sheet, r, cells, layout, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
             last_row = r
+            break
+        if account is None and values.count(None) == _SUMS and layout_at(sheet, r) is not None:
+            # the next table's header under a table without «Итого» or footer
+            last_row = _give_back_title_block(sheet, layout, r, entries, issues)
             break
         indicator = "" if indicator_col is None else _text_at(cells, indicator_col)
         if current is not None and indicator and account is None and name is None:
@@ -130,6 +128,28 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         entries.append(current)
         last_row = r
     return Body(entries, total, last_row, issues)
+
+
+def _give_back_title_block(
+    sheet: Sheet, layout: Layout, next_header: int, entries: list[Entry], issues: list[Issue]
+) -> int:
+    """Drop the trailing entries without sums (the next table's title block); the new last row."""
+    stop = next_header
+    while entries and _label_only(entries[-1]):
+        stop = entries.pop().row_index
+    last_row = entries[-1].row_index if entries else layout.header_end
+    if entries and layout.indicator_col is not None:
+        # the indicator rows folded into the last kept entity still belong to the body
+        while last_row + 1 < stop and _text_at(sheet.rows[last_row + 1], layout.indicator_col):
+            last_row += 1
+    issues[:] = [i for i in issues if i.row_index is None or i.row_index <= last_row]
+    return last_row
+
+
+def _label_only(entry: Entry) -> bool:
+    """No sum at all: a title-block line (organisation, title, «Выводимые данные: …»), whatever
+    column its text fell into, rather than a body row (1C prints no all-zero rows)."""
+    return entry.values.count(None) == len(entry.values)
 
 
 def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | None]:

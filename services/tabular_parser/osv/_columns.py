@@ -16,7 +16,7 @@ from services.tabular_parser.excel.model import CellRange, CellValue, Sheet, col
 from ._accounts import account_code
 from ._cells import cell_text
 
-__all__ = ["SUM_FIELDS", "Column", "Layout", "find_layout"]
+__all__ = ["SUM_FIELDS", "Column", "Layout", "find_layout", "layout_at"]
 
 SUM_FIELDS = (
     "opening_debit",
@@ -61,16 +61,23 @@ class Layout:
     subconto_kinds: tuple[str, ...]
 
 
-def find_layout(sheet: Sheet) -> Layout | None:
-    """The table header of an ОСВ in the sheet's first rows, or None when there is none."""
-    for row in range(min(len(sheet.rows), _SCAN_ROWS)):
-        groups = _group_columns(sheet.rows[row])
-        if groups is None:
-            continue
-        layout = _layout_at(sheet, row, groups)
+def find_layout(sheet: Sheet, start: int = 0) -> Layout | None:
+    """The first ОСВ table header in the `_SCAN_ROWS` rows from `start`, or None.
+
+    `start` 0 looks at the sheet's first rows; a later start looks for the next table below
+    one already read, so only the rows after that table are searched.
+    """
+    for row in range(start, min(len(sheet.rows), start + _SCAN_ROWS)):
+        layout = layout_at(sheet, row)
         if layout is not None:
             return layout
     return None
+
+
+def layout_at(sheet: Sheet, row: int) -> Layout | None:
+    """The ОСВ table header whose group row is `row`, or None when the row starts none."""
+    groups = _group_columns(sheet.rows[row])
+    return None if groups is None else _layout_at(sheet, row, groups)
 
 
 def _group_columns(cells: list[CellValue]) -> list[int] | None:

@@ -1,4 +1,25 @@
-"""One worksheet → one contract-shaped osvDocument (contracts/recognition-result.schema.json)."""
+"""One worksheet → the osvDocuments (contracts/recognition-result.schema.json) of its ОСВ tables.
+
+A sheet usually holds one ОСВ, but 1C also prints several one below the other (an «ОСВ по
+счету» for several accounts, two periods in a row). Each table is a document of its own, with
+its own locator range, header, checks and status:
+
+- A table ends at its «Итого»; without one, at its signature footer or at the next table's
+  header (`_body.read_body`).
+- The next table's header is looked for only in the `_columns._SCAN_ROWS` rows after the
+  previous table's end, so after the last table the extra work is those few rows.
+- Its title block is the rows between the previous table's end and its header, less the
+  previous table's signature footer (everything up to the last footer line): title, account,
+  period, units and «Отбор» are read there only. The organisation too; when that block names
+  none, the previous table's is kept (one sheet is one organisation's export).
+- Text between two tables that is neither a footer, a title-block line nor a table is read as
+  any title block reads it: a plain line above the title is the organisation when there is no
+  «Организация:» line, anything else is ignored, without a warning, as text after the last
+  table is (it holds no table data: a row with sums is inside some table's range).
+- A header with neither a title nor rows is no document (as for a lone table) and the search
+  goes on below it; with a title but no rows it is a document without rows (OSV_NO_TOTAL).
+  Either way the tables before and after it are read as usual.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +30,10 @@ from services.tabular_parser.excel.model import CellRange, Sheet, sheet_ref
 from services.tabular_parser.excel.values import format_kopecks
 
 from ._body import Body, Entry, Issue, read_body
+from ._cells import cell_text
 from ._checks import Failure, run_checks
 from ._columns import Layout, find_layout
+from ._footer import is_footer
 from ._hierarchy import assign_levels
 from ._period import parse_period
 from ._title import TitleBlock, read_title_block
@@ -20,7 +43,7 @@ __all__ = ["OsvResult", "recognize_osv"]
 
 @dataclass(frozen=True, slots=True)
 class OsvResult:
-    """The recognised trial balance: `document` is the osvDocument of the result file."""
+    """One recognised trial balance: `document` is the osvDocument of the result file."""
 
     document: dict[str, Any]
 
@@ -29,47 +52,72 @@ class OsvResult:
         return str(self.document["status"])
 
 
-def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> OsvResult | None:
-    """Recognise a 1C «Оборотно-сальдовая ведомость» on the sheet; None when it is not one.
+@dataclass(frozen=True, slots=True)
+class _Table:
+    layout: Layout
+    title: TitleBlock
+    body: Body
+    failures: list[Failure]
+    unknown_nesting: set[int]
 
-    The sheet is an ОСВ when its first rows hold the three-group header (Сальдо на начало /
-    Обороты / Сальдо на конец, each over Дебет and Кредит); a sheet with that header but
-    neither title nor rows is not taken. With `release_rows` the sheet's rows are emptied once
-    the body is read (it is an ОСВ then), so a large sheet's cells and its document are not
-    both held at the peak.
+
+def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> list[OsvResult]:
+    """Every 1C «Оборотно-сальдовая ведомость» table of the sheet, top to bottom; [] if none.
+
+    A table is there when a row holds the three-group header (Сальдо на начало / Обороты /
+    Сальдо на конец, each over Дебет and Кредит); a header with neither title nor rows is not
+    taken. With `release_rows` the sheet's rows are emptied once its tables are read (it is an
+    ОСВ then), so a large sheet's cells and its documents are not both held at the peak.
     """
-    layout = find_layout(sheet)
-    if layout is None:
-        return None
-    title = read_title_block(sheet, layout.header_row)
-    body = read_body(sheet, layout)
-    if title.title is None and not body.entries:
-        return None
-    if release_rows:
+    tables = _read_tables(sheet)
+    if release_rows and tables:
         sheet.rows = []
-    _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
-    full = title.account is None and not title.filtered
-    failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
-    return OsvResult(_document(sheet, layout, title, body, failures, unknown_nesting))
+    return [OsvResult(_document(sheet, table)) for table in tables]
 
 
-def _document(
-    sheet: Sheet,
-    layout: Layout,
-    title: TitleBlock,
-    body: Body,
-    failures: list[Failure],
-    unknown_nesting: set[int],
-) -> dict[str, Any]:
+def _read_tables(sheet: Sheet) -> list[_Table]:
+    tables: list[_Table] = []
+    start = 0  # the first row after the previous table
+    organization: str | None = None
+    while (layout := find_layout(sheet, start)) is not None:
+        title_start = _after_footer(sheet, start, layout.header_row) if start else 0
+        title = read_title_block(sheet, layout.header_row, title_start)
+        body = read_body(sheet, layout)
+        start = body.last_row + 1
+        if title.title is None and not body.entries:
+            continue
+        if title.organization_name is None:
+            title.organization_name = organization
+        organization = title.organization_name
+        _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
+        full = title.account is None and not title.filtered
+        failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
+        tables.append(_Table(layout, title, body, failures, unknown_nesting))
+    return tables
+
+
+def _after_footer(sheet: Sheet, start: int, stop: int) -> int:
+    """The first row of [start, stop) below the last signature line (the previous table's)."""
+    first = start
+    for row in range(start, stop):
+        line = " ".join(t for t in (cell_text(v) for v in sheet.rows[row]) if t)
+        if line and is_footer(line):
+            first = row + 1
+    return first
+
+
+def _document(sheet: Sheet, table: _Table) -> dict[str, Any]:
+    layout, title, body = table.layout, table.title, table.body
+    failures, unknown_nesting = table.failures, table.unknown_nesting
     # sheet_ref of row 0 ends with "1": its prefix serves every row without re-quoting the name.
     prefix = sheet_ref(sheet.name, 0, layout.first_col)[:-1]
     period = parse_period(title.period_text)
-    table = CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
+    cells = CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
     return {
         "document_type": "OSV",
         "status": "needs_check" if failures else "done",
         "warnings": _warnings(title, body, prefix, unknown_nesting, period is not None),
-        "locator": {"sheet": sheet.name, "range": table.a1()},
+        "locator": {"sheet": sheet.name, "range": cells.a1()},
         "header": {
             "organization_name": title.organization_name,
             "title": title.title,

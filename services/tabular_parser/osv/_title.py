@@ -40,11 +40,11 @@ class TitleBlock:
     filtered: bool = False
 
 
-def read_title_block(sheet: Sheet, stop_row: int) -> TitleBlock:
-    """Read rows [0, stop_row): each row's non-empty cells joined in column order."""
+def read_title_block(sheet: Sheet, stop_row: int, start_row: int = 0) -> TitleBlock:
+    """Read rows [start_row, stop_row): each row's non-empty cells joined in column order."""
     block = TitleBlock()
     first_plain_line: str | None = None
-    for row in range(min(stop_row, len(sheet.rows))):
+    for row in range(start_row, min(stop_row, len(sheet.rows))):
         line = " ".join(t for t in (cell_text(v) for v in sheet.rows[row]) if t)
         if not line:
             continue

@@ -205,3 +205,33 @@ def osv_sheet(
         cells[row][col] = value
     sheet = Sheet(name=sheet_name, rows=cells, merged=merged, outline_levels=outline_levels)
     return Built(sheet, header, first_body, where, total_row, left_margin, last_col, value_cols)
+
+
+@dataclass
+class Stacked:
+    """Several built ОСВ one below the other on one sheet; `offsets[i]` is part i's first row."""
+
+    sheet: Sheet
+    offsets: list[int]
+
+
+def stack(parts: list[Built], *, sheet_name: str = "TDSheet", gap: int = 2) -> Stacked:
+    """Print the parts' sheets one below the other, `gap` empty rows between them, as 1C does
+    for an «ОСВ по счету» of several accounts; merges and outline levels move with their rows."""
+    rows: list[list[CellValue]] = []
+    merged: list[CellRange] = []
+    outline_levels: dict[int, int] = {}
+    offsets: list[int] = []
+    for index, part in enumerate(parts):
+        if index:
+            rows += [[] for _ in range(gap)]
+        offset = len(rows)
+        offsets.append(offset)
+        rows += [list(cells) for cells in part.sheet.rows]
+        merged += [
+            CellRange(m.first_row + offset, m.first_col, m.last_row + offset, m.last_col)
+            for m in part.sheet.merged
+        ]
+        outline_levels.update({r + offset: level for r, level in part.sheet.outline_levels.items()})
+    sheet = Sheet(name=sheet_name, rows=rows, merged=merged, outline_levels=outline_levels)
+    return Stacked(sheet, offsets)

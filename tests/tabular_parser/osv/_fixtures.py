@@ -33,3 +33,13 @@ BY_ACCOUNT_ROWS = [
     R(None, "Договор № 3", ("500", None, "400", "500", "400", None), 2),
 ]
 BY_ACCOUNT_TOTAL: Six = ("1500", None, "1000", "1200", "1400", "100")
+
+# «ОСВ по счету 60.01», Контрагенты → Договоры: a second account for a sheet of several tables.
+BY_ACCOUNT_60_ROWS = [
+    R("60.01", None, (None, "500", "800", "700", None, "400")),
+    R(None, "ООО «Поставщик А»", (None, "300", "500", "400", None, "200"), 1),
+    R(None, "Договор № 7", (None, "300", "500", "400", None, "200"), 2),
+    R(None, "ООО «Поставщик Б»", (None, "200", "300", "300", None, "200"), 1),
+    R(None, "Договор № 8", (None, "200", "300", "300", None, "200"), 2),
+]
+BY_ACCOUNT_60_TOTAL: Six = (None, "500", "800", "700", None, "400")

@@ -13,8 +13,7 @@ OPENING_DEBIT, TURNOVER_DEBIT = 0, 2
 
 
 def _document(built: Any) -> dict[str, Any]:
-    result = recognize_osv(built.sheet)
-    assert result is not None
+    [result] = recognize_osv(built.sheet)  # a sheet of one table is one document
     return result.document
 
 

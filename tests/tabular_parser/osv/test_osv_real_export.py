@@ -26,8 +26,7 @@ def sample() -> Path:
 
 def test_real_osv_by_account_62_01_is_recognised_and_every_sum_holds(sample: Path) -> None:
     """315 counterparties under the 62.01 row plus Итого; all control sums hold; period July 2019."""
-    result = recognize_osv(html_sheet(sample))
-    assert result is not None
+    [result] = recognize_osv(html_sheet(sample))
     doc = result.document
     kinds = Counter((row["kind"], row["level"]) for row in doc["rows"])
     assert kinds == {("subconto", 1): 315, ("subaccount", 0): 1, ("total", 0): 1}
