@@ -24,12 +24,12 @@ test: install  ## the whole test suite (real nats-server and S3 started by the t
 test-fast: install  ## everything but the slow and end-to-end tests
 	$(PY) -m pytest -m 'not slow and not e2e'
 
-lint: install
+lint: install  ## ruff check and format check of services, tests, scripts and benchmarks
 	$(VENV)/bin/ruff check services tests scripts benchmarks
 	$(VENV)/bin/ruff format --check services tests scripts benchmarks
 
-typecheck: install
-	$(VENV)/bin/mypy services
+typecheck: install  ## mypy --strict over services, tests, scripts and benchmarks as one program
+	$(VENV)/bin/mypy services tests scripts benchmarks
 
 contracts: install  ## validate schemas, examples, negative cases and the services' contract copies
 	$(PY) scripts/validate_contracts.py

@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-from services.arm_core.db import Document, JobStatus, create_session_factory
+from services.arm_core.db import Document, JobStatus, RecognitionJob, create_session_factory
 from services.arm_core.db.transitions import expire_overdue
 from services.arm_core.intake import Intake, IntakeOutcome
 from services.arm_core.results import ResultFileHandler, S3ResultReader
@@ -180,13 +180,8 @@ async def test_a_refused_result_is_never_read(
         IntakeOutcome.STALE
     )
 
-    @dataclass
-    class Ghost:
-        id: uuid.UUID = field(default_factory=uuid.uuid4)
-        file_id: uuid.UUID = field(default_factory=uuid.uuid4)
-        attempt: int = 1
-
-    ghost = Ghost()
+    # A real job the database never saw: its result names an unknown job.
+    ghost = RecognitionJob(id=uuid.uuid4(), file_id=uuid.uuid4(), attempt=1)
     assert await results.deliver(ghost, for_job(body, ghost)) == IntakeOutcome.UNKNOWN_JOB
 
     assert len(reader.keys) == 1

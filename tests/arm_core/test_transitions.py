@@ -329,7 +329,7 @@ async def test_an_answer_that_overtakes_the_relays_commit_is_applied_and_the_pub
     async with sessions() as session, session.begin():
         recorded = await mark_published(
             session,
-            await session.get(RecognitionJob, job.id),
+            await session.get_one(RecognitionJob, job.id),
             subject="files.tabular_uploaded",
             msg_id=f"{job.id}:1",
             reply_deadline=T0 + dt.timedelta(minutes=10),

@@ -16,7 +16,7 @@ from .hostile import (
     xxe_xlsx,
     zip_slip_xlsx,
 )
-from .spec import CellInput, Merge, SheetSpec, merge_bounds
+from .spec import CellInput, Merge, SheetSpec, merge_bounds, spec_of
 from .xls import write_xls
 from .xlsb import write_xlsb
 from .xlsx import rename_shared_strings, write_xlsx
@@ -33,6 +33,7 @@ __all__ = [
     "mutants",
     "rename_shared_strings",
     "replace_member",
+    "spec_of",
     "write_xls",
     "write_xlsb",
     "write_xlsx",

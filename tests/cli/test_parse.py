@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from services.contract import Kind, validate
-from tests.builders import SheetSpec, write_xls, write_xlsb, write_xlsx
+from tests.builders import SheetSpec, spec_of, write_xls, write_xlsb, write_xlsx
 from tests.cli._run import arm_ka, python_m
 from tests.scan_gateway._forms import font_path, render_pdf
 from tests.tabular_parser.osv._builder import R, osv_sheet
@@ -35,13 +35,7 @@ def _osv_spec() -> SheetSpec:
         ],
         ("1000", "1000", "800", "800", "1200", "1200"),
     )
-    sheet = built.sheet
-    return SheetSpec(
-        sheet.name,
-        [list(row) for row in sheet.rows],  # type: ignore[arg-type]
-        merged=[(m.first_row, m.first_col, m.last_row, m.last_col) for m in sheet.merged],
-        outline_levels=dict(sheet.outline_levels),
-    )
+    return spec_of(built.sheet)
 
 
 def _json(stdout: str) -> dict[str, object]:
@@ -74,7 +68,9 @@ def test_tabular_parser_module_reads_an_osv(tmp_path: Path) -> None:
     body = _json(run.stdout)
     assert validate(Kind.RESULT, body) == []
     assert body["group_schema"] == "osv"
-    (document,) = body["documents"]  # type: ignore[misc]
+    documents = body["documents"]
+    assert isinstance(documents, list)
+    (document,) = documents
     assert document["document_type"] == "OSV"
     accounts = [row["account"] for row in document["rows"] if row["kind"] == "account"]
     assert accounts == ["51", "60"]

@@ -7,9 +7,8 @@ import pytest
 
 from services.contract import Kind, validate
 from services.runtime.recognizer import ErrorCode, Recognition, RecognitionFailed
-from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.recognizer import recognise_bytes
-from tests.builders import SheetSpec, write_xls, write_xlsb, write_xlsx
+from tests.builders import SheetSpec, spec_of, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.osv._builder import osv_sheet
 from tests.tabular_parser.osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
 from tests.tabular_parser.statements._forms import onec_balance, onec_income, other_sheet
@@ -17,14 +16,8 @@ from tests.tabular_parser.statements._forms import onec_balance, onec_income, ot
 WRITERS = {"XLSX": write_xlsx, "XLS": write_xls, "XLSB": write_xlsb}
 
 
-def _spec(sheet: Sheet) -> SheetSpec:
-    """A built `Sheet` as the writers' input, merges and outline levels included."""
-    merged = [(m.first_row, m.first_col, m.last_row, m.last_col) for m in sheet.merged]
-    return SheetSpec(sheet.name, sheet.rows, merged=merged, outline_levels=sheet.outline_levels)
-
-
 def _osv_spec(name: str = "ОСВ") -> SheetSpec:
-    return _spec(osv_sheet(GENERAL_ROWS, GENERAL_TOTAL, sheet_name=name).sheet)
+    return spec_of(osv_sheet(GENERAL_ROWS, GENERAL_TOTAL, sheet_name=name).sheet)
 
 
 def _result_file(recognition: Recognition) -> dict[str, object]:

@@ -8,16 +8,14 @@ import pytest
 
 from services.runtime.recognizer import EncodedRecognition, RecognitionFailed
 from services.tabular_parser.recognizer import recognise_bytes, recognise_encoded
-from tests.builders import SheetSpec, write_xlsx
+from tests.builders import spec_of, write_xlsx
 from tests.tabular_parser.osv._builder import osv_sheet
 from tests.tabular_parser.osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
 
 
 def _workbook() -> bytes:
     sheet = osv_sheet(GENERAL_ROWS, GENERAL_TOTAL, sheet_name="ОСВ").sheet
-    merged = [(m.first_row, m.first_col, m.last_row, m.last_col) for m in sheet.merged]
-    spec = SheetSpec(sheet.name, sheet.rows, merged=merged, outline_levels=sheet.outline_levels)
-    return write_xlsx([spec])
+    return write_xlsx([spec_of(sheet)])
 
 
 def test_recognise_encoded_decodes_to_the_documents_of_recognise_bytes() -> None:

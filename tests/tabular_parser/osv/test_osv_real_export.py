@@ -53,15 +53,9 @@ def test_real_osv_turned_into_a_workbook_goes_through_the_whole_path(
     """The HTML export's table written as a real workbook (cells, merges) and recognised by the
     service's child-process entry point: the same 315 counterparties, every sum holds, done."""
     from services.tabular_parser.recognizer import recognise_bytes
-    from tests.builders import SheetSpec, write_xls, write_xlsb, write_xlsx
+    from tests.builders import spec_of, write_xls, write_xlsb, write_xlsx
 
-    sheet = html_sheet(sample)
-    spec = SheetSpec(
-        sheet.name,
-        sheet.rows,
-        merged=[(m.first_row, m.first_col, m.last_row, m.last_col) for m in sheet.merged],
-        outline_levels=sheet.outline_levels,
-    )
+    spec = spec_of(html_sheet(sample))
     writer = {"XLSX": write_xlsx, "XLS": write_xls, "XLSB": write_xlsb}[fmt]
 
     recognition = recognise_bytes(writer([spec]))

@@ -16,8 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from decimal import Decimal
 
-from services.devstack._samples import BALANCE_LABELS, INCOME_LABELS
+# The *_LABELS are re-exported: the statement tests lay out their own tables under them.
+from services.devstack._samples import BALANCE_LABELS as BALANCE_LABELS
 from services.devstack._samples import INCOME as DEMO_INCOME
+from services.devstack._samples import INCOME_LABELS as INCOME_LABELS
 from services.tabular_parser.excel import load_workbook
 from services.tabular_parser.excel.model import CellRange, CellValue, Sheet
 from tests.builders import CellInput, SheetSpec, merge_bounds, write_xls, write_xlsb, write_xlsx
