@@ -21,6 +21,7 @@ import zipfile
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
+from itertools import islice
 from typing import TypeVar, cast
 
 import python_calamine
@@ -182,24 +183,23 @@ def _absolute_rows(
     """
     rows: list[list[CellValue]] = []
     append = rows.append
-    last_row, width = end[0], end[1] + 1
-    cells = 0
-    # calamine's row lists become the sheet's rows, not copies (see `Sheet`).
+    used_rows, width = end[0] + 1, end[1] + 1
+    # calamine's row lists become the sheet's rows, not copies (see `Sheet`); one row more
+    # than the used range is taken, to notice a longer iteration without following it.
     lines = cast("Iterator[list[CellValue]]", source.iter_rows())
-    for line in lines:
-        if len(rows) > last_row:
-            raise UnreadableWorkbook("more rows than the used range", fmt=fmt)
+    for line in islice(lines, used_rows + 1):
         pad = width - len(line)
         while line and line[-1] == "":
             line.pop()
-        if line:
-            if pad > 0:
-                line[:0] = [""] * pad
-            cells += len(line)
+        if line and pad > 0:
+            line[:0] = [""] * pad
         append(line)
-    missing = end[0] + 1 - len(rows)
+    if len(rows) > used_rows:
+        raise UnreadableWorkbook("more rows than the used range", fmt=fmt)
+    missing = used_rows - len(rows)
     if missing > 0:
         rows[:0] = [[] for _ in range(missing)]
+    cells = sum(map(len, rows))
     if cells > limits.max_cells:
         raise LimitExceeded("max_cells", cells, limits.max_cells, fmt=fmt)
     return rows
