@@ -33,7 +33,7 @@ from services.runtime.sandbox import (
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
 from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.osv import recognize_osv
+from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, recognize_statements
 
 __all__ = [
@@ -139,8 +139,10 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     A sheet that is an ОСВ becomes one osvDocument per ОСВ table on it, in their order; the
     other sheets go to the statements recogniser, which may join an актив and a пассив sheet
     into one BALANCE. A sheet that is neither is the file warning SHEET_OTHER; a sheet whose
-    recognition raised is TABLE_PARSE_FAILED while the others go on. A workbook with no
-    document at all is an error (documents may be empty only when status = error).
+    recognition raised is TABLE_PARSE_FAILED while the others go on; so is one ОСВ table of
+    a sheet whose other tables were read (located at its range; `osv.read_osv_sheet`). A
+    workbook with no document at all is an error (documents may be empty only when status =
+    error).
     `release_rows` empties the rows of a sheet once its trial balances are read, so a large
     sheet's cells and its documents are not both held at the peak (for a caller that drops the
     workbook afterwards).
@@ -151,14 +153,15 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     rest: list[Sheet] = []
     for sheet in workbook.sheets:
         try:
-            found = recognize_osv(sheet, release_rows=release_rows)
+            found = read_osv_sheet(sheet, release_rows=release_rows)
         except Exception as exc:  # one broken sheet must not stop the others
             failed.append(SheetFailure(sheet.name, type(exc).__name__, str(exc)).warning())
             continue
-        if not found:
+        failed.extend(failure.warning() for failure in found.failures)
+        if not found.results:
             rest.append(sheet)
         else:  # one document per ОСВ table, in their order on the sheet (the sort is stable)
-            placed.extend((order[sheet.name], result.document) for result in found)
+            placed.extend((order[sheet.name], result.document) for result in found.results)
     has_osv = bool(placed)
     statements = recognize_statements(rest)
     placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)

@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
+from ._failure import TableFailure
 from ._period import Period, parse_period
-from ._recognize import OsvResult, recognize_osv
+from ._recognize import OsvResult, OsvSheet, read_osv_sheet, recognize_osv
 
-__all__ = ["OsvResult", "Period", "parse_period", "recognize_osv"]
+__all__ = [
+    "OsvResult",
+    "OsvSheet",
+    "Period",
+    "TableFailure",
+    "parse_period",
+    "read_osv_sheet",
+    "recognize_osv",
+]

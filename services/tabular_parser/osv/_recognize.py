@@ -19,6 +19,12 @@ its own locator range, header, checks and status:
 - A header with neither a title nor rows is no document (as for a lone table) and the search
   goes on below it; with a title but no rows it is a document without rows (OSV_NO_TOTAL).
   Either way the tables before and after it are read as usual.
+- A table whose reading raises is a `TableFailure` (TABLE_PARSE_FAILED at its range) and the
+  other tables stay documents. When it raised after its body was read, its end is known and
+  the search goes on below it. When its body (or the search for it) raised, its end is not
+  known, so reading stops there: below it, its own rows could not be told from the next
+  table's title block. A sheet where no table could be read raises as before (the whole sheet
+  is TABLE_PARSE_FAILED); so does one whose one table fails.
 """
 
 from __future__ import annotations
@@ -33,12 +39,13 @@ from ._body import Body, Entry, Issue, read_body
 from ._cells import cell_text
 from ._checks import Failure, run_checks
 from ._columns import Layout, find_layout
+from ._failure import TableFailure
 from ._footer import is_footer
 from ._hierarchy import assign_levels
 from ._period import parse_period
 from ._title import TitleBlock, read_title_block
 
-__all__ = ["OsvResult", "recognize_osv"]
+__all__ = ["OsvResult", "OsvSheet", "read_osv_sheet", "recognize_osv"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +68,14 @@ class _Table:
     unknown_nesting: set[int]
 
 
+@dataclass(frozen=True, slots=True)
+class OsvSheet:
+    """The ОСВ tables of one sheet: a result per table read, a failure per table that raised."""
+
+    results: list[OsvResult]
+    failures: list[TableFailure]
+
+
 def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> list[OsvResult]:
     """Every 1C «Оборотно-сальдовая ведомость» table of the sheet, top to bottom; [] if none.
 
@@ -68,32 +83,91 @@ def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> list[OsvResult
     Сальдо на конец, each over Дебет and Кредит); a header with neither title nor rows is not
     taken. With `release_rows` the sheet's rows are emptied once its tables are read (it is an
     ОСВ then), so a large sheet's cells and its documents are not both held at the peak.
+    Raises the error of the first table whose reading raised; `read_osv_sheet` keeps the
+    other tables instead.
     """
-    tables = _read_tables(sheet)
+    found = read_osv_sheet(sheet, release_rows=release_rows)
+    if found.failures:
+        raise found.failures[0].error
+    return found.results
+
+
+def read_osv_sheet(sheet: Sheet, *, release_rows: bool = False) -> OsvSheet:
+    """`recognize_osv`, with a table whose reading raised reported as a `TableFailure` while
+    the others stay documents. Raises when no table could be read but one raised (the sheet
+    fails as a whole, as a sheet of one failing table always did)."""
+    tables, failures = _read_tables(sheet)
     if release_rows and tables:
         sheet.rows = []
-    return [OsvResult(_document(sheet, table)) for table in tables]
+    results: list[OsvResult] = []
+    for table in tables:
+        try:
+            results.append(OsvResult(_document(sheet, table)))
+        except Exception as exc:  # one broken table must not lose the others
+            failures.append(TableFailure(sheet.name, _cells(table.layout, table.body), exc))
+    failures.sort(key=lambda failure: failure.cells.first_row)
+    if failures and not results:
+        raise failures[0].error
+    return OsvSheet(results, failures)
 
 
-def _read_tables(sheet: Sheet) -> list[_Table]:
+def _read_tables(sheet: Sheet) -> tuple[list[_Table], list[TableFailure]]:
     tables: list[_Table] = []
+    failures: list[TableFailure] = []
     start = 0  # the first row after the previous table
     organization: str | None = None
-    while (layout := find_layout(sheet, start)) is not None:
-        title_start = _after_footer(sheet, start, layout.header_row) if start else 0
-        title = read_title_block(sheet, layout.header_row, title_start)
-        body = read_body(sheet, layout)
-        start = body.last_row + 1
-        if title.title is None and not body.entries:
+    while True:
+        try:
+            layout = find_layout(sheet, start)
+        except Exception as exc:  # where the next table is, is unknown
+            row = CellRange(start, 0, start, 0)
+            failures.append(TableFailure(sheet.name, row, exc, rest_skipped=True, searching=True))
+            break
+        if layout is None:
+            break
+        try:
+            body = read_body(sheet, layout)
+        except Exception as exc:  # where this table ends is unknown
+            header = CellRange(
+                layout.header_row, layout.first_col, layout.header_end, layout.last_col
+            )
+            failures.append(TableFailure(sheet.name, header, exc, rest_skipped=True))
+            break
+        previous_end, start = start, body.last_row + 1
+        try:
+            table = _table(sheet, layout, body, previous_end, organization)
+        except Exception as exc:  # its end is known: the next table is looked for below it
+            failures.append(TableFailure(sheet.name, _cells(layout, body), exc))
             continue
-        if title.organization_name is None:
-            title.organization_name = organization
-        organization = title.organization_name
-        _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
-        full = title.account is None and not title.filtered
-        failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
-        tables.append(_Table(layout, title, body, failures, unknown_nesting))
-    return tables
+        if table is not None:
+            organization = table.title.organization_name
+            tables.append(table)
+    return tables, failures
+
+
+def _table(
+    sheet: Sheet, layout: Layout, body: Body, previous_end: int, organization: str | None
+) -> _Table | None:
+    """The table of a header and its body; None when it has neither title nor rows.
+
+    `previous_end` is the first row after the previous table (0 for the first table);
+    `organization` is the previous table's, kept when this title block names none.
+    """
+    title_start = _after_footer(sheet, previous_end, layout.header_row) if previous_end else 0
+    title = read_title_block(sheet, layout.header_row, title_start)
+    if title.title is None and not body.entries:
+        return None
+    if title.organization_name is None:
+        title.organization_name = organization
+    _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
+    full = title.account is None and not title.filtered
+    failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
+    return _Table(layout, title, body, failures, unknown_nesting)
+
+
+def _cells(layout: Layout, body: Body) -> CellRange:
+    """A table's range: its header to its last row, over its columns."""
+    return CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
 
 
 def _after_footer(sheet: Sheet, start: int, stop: int) -> int:
@@ -112,7 +186,7 @@ def _document(sheet: Sheet, table: _Table) -> dict[str, Any]:
     # sheet_ref of row 0 ends with "1": its prefix serves every row without re-quoting the name.
     prefix = sheet_ref(sheet.name, 0, layout.first_col)[:-1]
     period = parse_period(title.period_text)
-    cells = CellRange(layout.header_row, layout.first_col, body.last_row, layout.last_col)
+    cells = _cells(layout, body)
     return {
         "document_type": "OSV",
         "status": "needs_check" if failures else "done",
