@@ -119,9 +119,11 @@ def main() -> str:
             print(f"  {fmt}: written in {written:.1f} s; {lines[-1]}", file=sys.stderr)
             if fmt == "XLSX":
                 ratio = rec.seconds / cal.seconds
+                pairs = [r.seconds / c.seconds for c, r in zip(calamine, recognise, strict=True)]
                 verdicts.append(
                     f"XLSX target: time {ratio:.2f}x calamine (≤ {TARGET_RATIO}x: "
-                    f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}), peak RSS "
+                    f"{'met' if ratio <= TARGET_RATIO else 'MISSED'}; run by run "
+                    f"{min(pairs):.2f}–{max(pairs):.2f}x), peak RSS "
                     f"{rec.peak_mb:.0f} MB (≤ {TARGET_RSS_MB:.0f} MB: "
                     f"{'met' if rec.peak_mb <= TARGET_RSS_MB else 'MISSED'})"
                 )
