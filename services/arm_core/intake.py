@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core._contract import envelope_problems
 from services.arm_core._text import storable
-from services.arm_core.db.models import JobStatus, RecognitionJob, utcnow
+from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
 from services.contract import Registry
 from services.runtime.messaging import MSG_ID_HEADER
@@ -56,7 +56,6 @@ log = logging.getLogger("services.arm_core.intake")
 
 _ANSWER_MSG_ID = re.compile(r"^(?:ack|result):(?P<job>[^:]+):(?P<attempt>[0-9]+)$")
 _FINAL_RESULT = (JobStatus.DONE.value, JobStatus.NEEDS_CHECK.value)
-_ACTIVE = (JobStatus.QUEUED.value, JobStatus.PUBLISHED.value, JobStatus.PROCESSING.value)
 
 
 class IntakeOutcome(StrEnum):
@@ -201,7 +200,10 @@ class Intake:
                 snapshot = await _screened(session, job_id, msg_id)
             if isinstance(snapshot, IntakeOutcome):
                 return snapshot
-            if snapshot.status in _ACTIVE and _uuid(envelope.get("file_id")) == snapshot.file_id:
+            if (
+                snapshot.status in ACTIVE_STATUSES
+                and _uuid(envelope.get("file_id")) == snapshot.file_id
+            ):
                 prepared = await self._on_final.prepare(envelope)
         async with self._sessions() as session, session.begin():
             job = await _screened(session, job_id, msg_id)

@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core._text import storable
-from services.arm_core.db.models import JobStatus, RecognitionJob
+from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob
 from services.arm_core.db.transitions import accept_final
 from services.arm_core.document_store import store_documents
 from services.arm_core.exceptions import MappingError
@@ -46,7 +46,6 @@ __all__ = [
 DEFAULT_RESULT_MAX_BYTES = 64 * 1024 * 1024
 _MAX_REASON = 2000
 _MAX_PROBLEMS = 20
-_ACTIVE = (JobStatus.QUEUED, JobStatus.PUBLISHED, JobStatus.PROCESSING)
 
 log = logging.getLogger("services.arm_core.results")
 
@@ -147,7 +146,7 @@ class _LoadedResult:
         result_msg_id: str | None,
         now: dt.datetime,
     ) -> bool:
-        if job.status not in _ACTIVE:
+        if job.status not in ACTIVE_STATUSES:
             return False  # final already: the guard would refuse
         mapped = self._loaded
         if isinstance(mapped, MappingError):
