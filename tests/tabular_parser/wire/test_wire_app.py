@@ -38,9 +38,18 @@ class Watcher:
     def __init__(self) -> None:
         self.messages: list[tuple[str | None, dict[str, Any]]] = []
         self._changed = asyncio.Event()
+        self._signals: list[tuple[str, asyncio.Event]] = []
+
+    def on_id(self, prefix: str, event: asyncio.Event) -> None:
+        """Set `event` once a message whose Nats-Msg-Id starts with `prefix` arrives."""
+        self._signals.append((prefix, event))
 
     async def on_message(self, msg: Msg) -> None:
-        self.messages.append(((msg.headers or {}).get(MSG_ID), json.loads(msg.data)))
+        msg_id = (msg.headers or {}).get(MSG_ID)
+        self.messages.append((msg_id, json.loads(msg.data)))
+        for prefix, event in self._signals:
+            if msg_id is not None and msg_id.startswith(prefix):
+                event.set()
         self._changed.set()
 
     def ids(self) -> list[str | None]:
@@ -184,15 +193,21 @@ async def test_two_instances_in_one_queue_group_process_each_request_once(
 
 class CuttingRecognizer(StubRecognizer):
     """Cuts the service's NATS connection while recognising, restores it a moment later, so the
-    first attempts to publish the result fail."""
+    first attempts to publish the result fail. It cuts only once the ack was seen on the server
+    (`acked`): the ack is not what the test is about, and a cut before it reached the server
+    would lose it."""
 
-    def __init__(self, cut: Callable[[], None], restore: Callable[[], None]) -> None:
+    def __init__(
+        self, cut: Callable[[], None], restore: Callable[[], None], acked: asyncio.Event
+    ) -> None:
         super().__init__()
         self._cut = cut
         self._restore = restore
+        self._acked = acked
 
     async def recognize(self, data: bytes, job: Job) -> Recognition:
         result = await super().recognize(data, job)
+        await asyncio.wait_for(self._acked.wait(), WAIT)
         self._cut()
         asyncio.get_running_loop().call_later(0.8, self._restore)
         return result
@@ -219,7 +234,8 @@ async def test_result_whose_first_publish_fails_arrives_with_the_same_msg_id(
             publish_confirm_timeout_seconds=0.3,
             nats_reconnect_wait_seconds=0.1,
         )
-        recognizer = CuttingRecognizer(proxy.cut, proxy.restore)
+        acked = asyncio.Event()
+        recognizer = CuttingRecognizer(proxy.cut, proxy.restore, acked)
         await s3.put_bytes(bucket, "uploads/r/book.xlsx", b"PK\x03\x04 stand-in")
         request = request_body(bucket, "uploads/r/book.xlsx")
         app = create_app(settings, recognizer)
@@ -228,7 +244,9 @@ async def test_result_whose_first_publish_fails_arrives_with_the_same_msg_id(
             watching(nc, settings.nats.nats_result_subject) as watcher,
             running(app),
         ):
+            watcher.on_id("ack:", acked)
             await publish_request(nc, settings.nats.nats_tabular_request_subject, request)
+            await started(recognizer, watcher, app)  # on a time-out: the broker's state
             await watcher.wait_for(
                 lambda w: any(mid and mid.startswith("result:") for mid in w.ids())
             )
