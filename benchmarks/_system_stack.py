@@ -14,15 +14,14 @@ import asyncio
 import contextlib
 import os
 import time
-import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-from sqlalchemy.engine import make_url
 
 from services.arm_core.db import migrate
+from tests.support.databases import scratch_database
 
 __all__ = ["ApiClient", "bench_database", "rss_of_session"]
 
@@ -35,39 +34,18 @@ async def bench_database(tmp_dir: Path) -> AsyncIterator[str]:
     """A migrated database of the benchmark's own."""
     base = os.environ.get("ARM_BENCH_DATABASE_URL") or os.environ.get("ARM_TEST_DATABASE_URL")
     base = base or _LOCAL_PG
-    try:
-        import asyncpg
-
-        url = make_url(base)
-        connect = {
-            "host": url.host or "127.0.0.1",
-            "port": url.port or 5432,
-            "user": url.username or "postgres",
-            "password": url.password,
-            "database": url.database or "postgres",
-        }
-        admin = await asyncio.wait_for(asyncpg.connect(**connect), 5)
-    except Exception:
-        path = tmp_dir / "bench.sqlite3"
-        sqlite = f"sqlite+aiosqlite:///{path}"
-        await migrate(sqlite)
-        yield sqlite
-        return
-    name = f"arm_ka_bench_{uuid.uuid4().hex[:10]}"
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    db_url = url.set(database=name).render_as_string(hide_password=False)
-    try:
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            db_url = await stack.enter_async_context(
+                scratch_database(base, "arm_ka_bench", connect_timeout=5)
+            )
+        except Exception:  # no PostgreSQL reachable: a SQLite file
+            sqlite = f"sqlite+aiosqlite:///{tmp_dir / 'bench.sqlite3'}"
+            await migrate(sqlite)
+            yield sqlite
+            return
         await migrate(db_url)
         yield db_url
-    finally:
-        admin = await asyncpg.connect(**connect)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
 
 
 class ApiClient:

@@ -132,31 +132,12 @@ async def database_url(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterato
         yield f"sqlite+aiosqlite:///{path}"
         return
 
-    import asyncpg
     from sqlalchemy.engine import make_url
 
-    url = make_url(base)
-    if not url.drivername.startswith("postgresql"):
+    from tests.support.databases import scratch_database
+
+    if not make_url(base).drivername.startswith("postgresql"):
         yield base
         return
-    name = f"arm_ka_test_{uuid.uuid4().hex[:12]}"
-    connect = {
-        "host": url.host or "127.0.0.1",
-        "port": url.port or 5432,
-        "user": url.username or "postgres",
-        "password": url.password,
-        "database": url.database or "postgres",
-    }
-    admin = await asyncpg.connect(**connect)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        admin = await asyncpg.connect(**connect)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
+    async with scratch_database(base, "arm_ka_test") as url:
+        yield url

@@ -22,10 +22,10 @@ import httpx
 import nats
 from nats.aio.client import Client as NatsClient
 from nats.aio.msg import Msg
-from sqlalchemy.engine import make_url
 
 from services.arm_core.db import migrate
 from services.devstack import LocalStack
+from tests.support.databases import scratch_database
 
 FINAL = frozenset({"done", "needs_check", "error", "timeout", "dlq"})
 ACTIVE = frozenset({"queued", "published", "processing"})
@@ -68,32 +68,9 @@ async def fresh_database(base_url: str, tmp_dir: Path) -> AsyncIterator[str]:
         yield url
         return
 
-    import asyncpg
-
-    base = make_url(base_url)
-    name = f"arm_ka_e2e_{uuid.uuid4().hex[:12]}"
-    connect = {
-        "host": base.host or "127.0.0.1",
-        "port": base.port or 5432,
-        "user": base.username or "postgres",
-        "password": base.password,
-        "database": base.database or "postgres",
-    }
-    admin = await asyncpg.connect(**connect)
-    try:
-        await admin.execute(f'CREATE DATABASE "{name}"')
-    finally:
-        await admin.close()
-    url = base.set(database=name).render_as_string(hide_password=False)
-    try:
+    async with scratch_database(base_url, "arm_ka_e2e") as url:
         await migrate(url)
         yield url
-    finally:
-        admin = await asyncpg.connect(**connect)
-        try:
-            await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        finally:
-            await admin.close()
 
 
 def stack_env(db_url: str, **overrides: str) -> dict[str, str]:
