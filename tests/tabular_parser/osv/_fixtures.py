@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ._builder import R, Six
+from typing import Any
+
+from ._builder import Built, R, Six, osv_sheet
 
 # A general ОСВ: 01; 60 → 60.01 (two suppliers) + 60.02; 80; balanced (Dr = Cr in each pair).
 GENERAL_ROWS = [
@@ -43,3 +45,16 @@ BY_ACCOUNT_60_ROWS = [
     R(None, "Договор № 8", (None, "200", "300", "300", None, "200"), 2),
 ]
 BY_ACCOUNT_60_TOTAL: Six = (None, "500", "800", "700", None, "400")
+
+
+def by_account_60_sheet(sheet_name: str, **options: Any) -> Built:
+    """«ОСВ по счету 60.01» for 1 quarter 2025, subconto Контрагенты / Договоры."""
+    return osv_sheet(
+        BY_ACCOUNT_60_ROWS,
+        BY_ACCOUNT_60_TOTAL,
+        sheet_name=sheet_name,
+        title="Оборотно-сальдовая ведомость по счету 60.01 за 1 квартал 2025 г.",
+        code_and_name=False,
+        kinds=("Контрагенты", "Договоры"),
+        **options,
+    )

@@ -25,11 +25,11 @@ from tests.tabular_parser.statements._forms import onec_balance
 from ._builder import Built, Stacked, osv_sheet, stack
 from ._fixtures import (
     BY_ACCOUNT_60_ROWS,
-    BY_ACCOUNT_60_TOTAL,
     BY_ACCOUNT_ROWS,
     BY_ACCOUNT_TOTAL,
     GENERAL_ROWS,
     GENERAL_TOTAL,
+    by_account_60_sheet,
 )
 
 SHEET = "Счета"
@@ -51,15 +51,7 @@ def _by_account_62(**options: Any) -> Built:
 
 
 def _by_account_60(**options: Any) -> Built:
-    return osv_sheet(
-        BY_ACCOUNT_60_ROWS,
-        BY_ACCOUNT_60_TOTAL,
-        sheet_name=SHEET,
-        title="Оборотно-сальдовая ведомость по счету 60.01 за 1 квартал 2025 г.",
-        code_and_name=False,
-        kinds=("Контрагенты", "Договоры"),
-        **options,
-    )
+    return by_account_60_sheet(SHEET, **options)
 
 
 def _general(**options: Any) -> Built:

@@ -25,7 +25,7 @@ from tests.builders import spec_of, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance
 
 from ._builder import Built, Stacked, osv_sheet, stack
-from ._fixtures import BY_ACCOUNT_60_ROWS, BY_ACCOUNT_60_TOTAL, GENERAL_ROWS, GENERAL_TOTAL
+from ._fixtures import GENERAL_ROWS, GENERAL_TOTAL, by_account_60_sheet
 
 SHEET = "Счета"
 
@@ -53,14 +53,7 @@ def _general(title: str, name: str = SHEET) -> Built:
 
 
 def _by_account_60() -> Built:
-    return osv_sheet(
-        BY_ACCOUNT_60_ROWS,
-        BY_ACCOUNT_60_TOTAL,
-        sheet_name=SHEET,
-        title="Оборотно-сальдовая ведомость по счету 60.01 за 1 квартал 2025 г.",
-        code_and_name=False,
-        kinds=("Контрагенты", "Договоры"),
-    )
+    return by_account_60_sheet(SHEET)
 
 
 def _three() -> tuple[list[Built], Stacked]:
