@@ -1,9 +1,11 @@
 """Worker processes give freed large blocks back to the OS (`services.runtime.malloc`).
 
 The workload is the shape that raised a worker's peak: one large block freed (glibc then
-raises its mmap threshold to its size), then many 5 MiB buffers each followed by a small
+raises its mmap threshold to its size), then many 5 MiB buffers each followed by a 128 KiB
 survivor, all buffers freed. Untuned, those buffers stay resident under the survivors; tuned
-(threshold fixed at 4 MiB), they were mmapped and leave.
+(threshold fixed at 4 MiB), they were mmapped and leave. The survivors are that big so that
+they come from the top of the heap, not from a small chunk an import left free lower down
+(with 600-byte survivors the untuned result depended on the imports before it).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from services.runtime.sandbox import Sandbox, SandboxSettings
 
 _BUFFER_MIB = 5
 _BUFFERS = 40
+_SURVIVOR = 128 << 10  # 40 of them: 5 MiB that stay resident either way
 
 
 def resident_left_after_transient_buffers() -> int:
@@ -27,11 +30,11 @@ def resident_left_after_transient_buffers() -> int:
     base = _rss_mib()
     big = bytearray(16 << 20)
     del big
-    survivors: list[bytearray] = []
+    survivors: list[bytes] = []
     buffers: list[bytes] = []
     for _ in range(_BUFFERS):
         buffers.append(b"\x01" * (_BUFFER_MIB << 20))  # written, so resident
-        survivors.append(bytearray(600))  # above pymalloc's 512 bytes: a malloc block
+        survivors.append(b"\x02" * _SURVIVOR)  # too big for a free small chunk: pins the heap
     del buffers
     return _rss_mib() - base
 
