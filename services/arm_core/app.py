@@ -215,7 +215,15 @@ def create_app(
         core=core,
         connection_hook=_connect_in_background(core),
         specification=AsyncAPI(
-            title="arm-core", version=_service_version(), schema_version="3.0.0"
+            title="arm-core",
+            version=_service_version(),
+            description=(
+                "The analysts' side of recognition: stores each upload in S3, sends one "
+                "recognition request per job to the pipeline of its file type, and reads the "
+                "acks and result envelopes of every recognition service (2.0 and, during the "
+                "migration, 1.x). Its HTTP API is described by openapi/arm-core.json."
+            ),
+            schema_version="3.0.0",
         ),
     )
 
