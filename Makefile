@@ -62,11 +62,11 @@ openapi-check: install  ## committed OpenAPI document current and valid (openapi
 
 check: lint typecheck contracts models-check asyncapi-check openapi-check  ## ruff, mypy, contracts and copies, models, AsyncAPI and OpenAPI current
 
-run: install  ## the local stack on embedded defaults (nats-server, S3, SQLite, the three services)
-	$(PY) -m services.devstack
+run: install  ## the local stack on embedded defaults (core on :8000; ARGS="--port N" to move it)
+	$(PY) -m services.devstack $(ARGS)
 
 demo: install  ## the local stack plus generated sample files sent through it
-	$(PY) -m services.devstack --demo
+	$(PY) -m services.devstack --demo $(ARGS)
 
 bench: install  ## benchmarks; reports under benchmarks/results/
 	$(PY) -m benchmarks
