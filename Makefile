@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check run demo bench clean
+.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo bench clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -54,13 +54,19 @@ asyncapi-check: install $(NODE_TOOLS)  ## committed AsyncAPI documents current a
 	$(PY) scripts/generate_asyncapi.py --check
 	node asyncapi/tools/validate.js
 
-check: lint typecheck contracts models-check asyncapi-check  ## ruff, mypy, contracts and copies, models and AsyncAPI current
+openapi: install  ## regenerate arm-core's OpenAPI document openapi/arm-core.json (validated)
+	$(PY) scripts/generate_openapi.py
 
-run: install  ## the local stack on embedded defaults (nats-server, S3, SQLite, the three services)
-	$(PY) -m services.devstack
+openapi-check: install  ## committed OpenAPI document current and valid (openapi-spec-validator)
+	$(PY) scripts/generate_openapi.py --check
+
+check: lint typecheck contracts models-check asyncapi-check openapi-check  ## ruff, mypy, contracts and copies, models, AsyncAPI and OpenAPI current
+
+run: install  ## the local stack on embedded defaults (core on :8000; ARGS="--port N" to move it)
+	$(PY) -m services.devstack $(ARGS)
 
 demo: install  ## the local stack plus generated sample files sent through it
-	$(PY) -m services.devstack --demo
+	$(PY) -m services.devstack --demo $(ARGS)
 
 bench: install  ## benchmarks; reports under benchmarks/results/
 	$(PY) -m benchmarks

@@ -23,6 +23,7 @@ import argparse
 import difflib
 import json
 import os
+import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -56,7 +57,7 @@ _MSG_IDS: dict[str, tuple[str, str]] = {
     "request": (
         f"^{_UUID}:[1-9][0-9]*$",
         "<job_id>:<attempt>, set by arm-core on every request; a service reads the attempt "
-        "from it when the body has none (OQ-71) and tolerates its absence.",
+        "from it when the body has none and tolerates its absence.",
     ),
     "result": (
         f"^(ack|result):{_UUID}:[1-9][0-9]*$",
@@ -64,6 +65,14 @@ _MSG_IDS: dict[str, tuple[str, str]] = {
         "the final envelope; a publish retry keeps the same id.",
     ),
 }
+_MSG_ID_EXAMPLES = {
+    "request": "3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f:1",
+    "result": "result:3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f:1",
+}
+# The contract's name of each kind of message, instead of FastStream's `<title>:Message`.
+_CONTRACT_MESSAGES = {"request": "RecognitionRequest", "result": "RecognitionResultMessage"}
+# A placeholder such as <job_id>, with what is glued to it (`ack:<job_id>:<attempt>`).
+_PLACEHOLDER = re.compile(r"(?<![`\w:])(?:\w+:)?<\w+>(?::<\w+>)*")
 
 
 # -- building the apps -------------------------------------------------------------------------
@@ -138,7 +147,8 @@ def _contract_payloads() -> dict[str, dict[str, Any]]:
 
 
 def complete(spec: dict[str, Any]) -> dict[str, Any]:
-    """Add subjects' settings, queue groups, headers; replace EmptyPayload by the contract."""
+    """Add subjects' settings, queue groups, headers; replace EmptyPayload by the contract;
+    name messages as the contract does; escape placeholders; sort for a stable output."""
     roles = _subject_roles()
     components = spec.setdefault("components", {})
     schemas: dict[str, Any] = components.setdefault("schemas", {})
@@ -147,6 +157,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
         op["channel"]["$ref"].removeprefix("#/channels/"): op["action"]
         for op in spec.get("operations", {}).values()
     }
+    kinds: dict[str, str] = {}
     for name, channel in spec.get("channels", {}).items():
         address = channel.get("address")
         known = roles.get(address)
@@ -155,21 +166,109 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
             raise SystemExit(msg)
         role, key, default = known
         kind = "result" if role == "result" else "request"
+        kinds[name] = kind
         notes = [f"Subject: setting {key} (default {default})."]
         queue = channel.get("bindings", {}).get("nats", {}).get("queue")
         if queue:
             notes.append(f"Queue group: {queue}.")
         channel["description"] = " ".join(
-            part for part in (channel.get("description", "").strip(), *notes) if part
+            _sentence(part) for part in (channel.get("description", ""), *notes) if part.strip()
         )
         sends = actions.get(name) == "send"
         for ref in channel.get("messages", {}).values():
             message = messages[ref["$ref"].removeprefix("#/components/messages/")]
             message["headers"] = _headers(kind, required=sends)
+            message["correlationId"] = {
+                "description": "The Nats-Msg-Id header: the job and the attempt it answers.",
+                "location": f"$message.header#/{MSG_ID_HEADER}",
+            }
             _fill_payload(message, kind, schemas)
     _check_no_empty_payload(spec)
-    components["schemas"] = dict(sorted(schemas.items()))
+    _contract_names(spec, kinds)
+    _escape_placeholders(spec)
+    for section in ("channels", "operations"):
+        if section in spec:
+            spec[section] = dict(sorted(spec[section].items()))
+    components = spec["components"]
+    components["messages"] = dict(sorted(components["messages"].items()))
+    components["schemas"] = dict(sorted(components["schemas"].items()))
     return spec
+
+
+def _sentence(text: str) -> str:
+    """A description part as a sentence, so that the next one does not run on."""
+    text = text.strip()
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _contract_names(spec: dict[str, Any], kinds: dict[str, str]) -> None:
+    """Messages and their payload schemas named as in the contract (RecognitionRequest,
+    RecognitionResultMessage), not FastStream's `<title>:Message[:Payload]`; channels of one
+    kind share one message component, which must then be identical."""
+    components = spec["components"]
+    old_messages: dict[str, Any] = components["messages"]
+    schemas: dict[str, Any] = components["schemas"]
+    renamed_schemas: dict[str, str] = {}
+    new_messages: dict[str, Any] = {}
+    renamed_keys: dict[str, dict[str, str]] = {}
+    for name, channel in spec.get("channels", {}).items():
+        contract = _CONTRACT_MESSAGES[kinds[name]]
+        refs: dict[str, Any] = channel.get("messages", {})
+        renamed_keys[name] = {}
+        for key, ref in list(refs.items()):
+            message = old_messages[ref["$ref"].removeprefix("#/components/messages/")]
+            payload_ref = message.get("payload", {}).get("$ref", "")
+            old_schema = payload_ref.removeprefix("#/components/schemas/")
+            if ":" in old_schema:
+                renamed_schemas[old_schema] = contract
+            message["name"] = contract
+            message["title"] = contract
+            previous = new_messages.setdefault(contract, message)
+            if previous != message:
+                msg = f"channel {name}: two different {contract} messages in one document"
+                raise SystemExit(msg)
+            renamed_keys[name][key] = contract
+        channel["messages"] = {
+            renamed_keys[name][key]: {"$ref": f"#/components/messages/{renamed_keys[name][key]}"}
+            for key in refs
+        }
+    for operation in spec.get("operations", {}).values():
+        channel_name = operation["channel"]["$ref"].removeprefix("#/channels/")
+        prefix = f"#/channels/{channel_name}/messages/"
+        operation["messages"] = [
+            {"$ref": prefix + renamed_keys[channel_name][ref["$ref"].removeprefix(prefix)]}
+            for ref in operation.get("messages", [])
+        ]
+    for old, new in renamed_schemas.items():
+        schema = schemas.pop(old)
+        if new in schemas and schemas[new] != schema:
+            msg = f"schema {old} would replace a different {new}"
+            raise SystemExit(msg)
+        schemas[new] = schema
+    components["messages"] = new_messages
+    text = json.dumps(spec)
+    for old, new in renamed_schemas.items():
+        text = text.replace(f'"#/components/schemas/{old}"', f'"#/components/schemas/{new}"')
+    spec.clear()
+    spec.update(json.loads(text))
+    leftovers = [n for n in (*schemas, *new_messages) if ":" in n]
+    if leftovers:
+        msg = f"FastStream's automatic names left in the document: {leftovers}"
+        raise SystemExit(msg)
+
+
+def _escape_placeholders(node: Any) -> None:
+    """Descriptions are CommonMark: `<job_id>` would be read as an HTML tag and vanish from
+    the page, so each placeholder goes into a code span."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "description" and isinstance(value, str):
+                node[key] = _PLACEHOLDER.sub(lambda m: f"`{m.group(0)}`", value)
+            else:
+                _escape_placeholders(value)
+    elif isinstance(node, list):
+        for item in node:
+            _escape_placeholders(item)
 
 
 def _headers(kind: str, *, required: bool) -> dict[str, Any]:
@@ -182,6 +281,10 @@ def _headers(kind: str, *, required: bool) -> dict[str, Any]:
     }
     if required:
         schema["required"] = [MSG_ID_HEADER]
+    example = _MSG_ID_EXAMPLES[kind]
+    schema["examples"] = [{MSG_ID_HEADER: example}]
+    if kind == "result":
+        schema["examples"].insert(0, {MSG_ID_HEADER: example.replace("result:", "ack:", 1)})
     return schema
 
 

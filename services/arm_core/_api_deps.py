@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from services.arm_core.retention import FileRetention
 from services.arm_core.uploads import UploadService
 
 __all__ = ["ApiDeps", "Deps"]
@@ -15,9 +16,15 @@ __all__ = ["ApiDeps", "Deps"]
 class ApiDeps:
     """What the routes need, looked up on the application state (`app.state.api_deps`)."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], uploads: UploadService) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        uploads: UploadService,
+        retention: FileRetention,
+    ) -> None:
         self.sessions = sessions
         self.uploads = uploads
+        self.retention = retention
 
 
 def _deps(request: Request) -> ApiDeps:

@@ -1,7 +1,8 @@
 """A background loop that runs one pass, then sleeps until its interval or a wake-up.
 
 The relay and the sweeper are such loops. A pass that raises is logged and the loop goes on:
-a database or NATS outage must not kill the core's clock.
+a database or NATS outage must not kill the core's clock. SQLite's «database is locked» is a
+warning without a traceback: the next pass retries it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
+
+from services.arm_core.db.engine import is_database_locked
 
 __all__ = ["PeriodicTask"]
 
@@ -61,9 +64,16 @@ class PeriodicTask:
                 await self._step()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                self._logger.exception(
-                    "%s: pass failed; retrying in %.1fs", self.name, self._interval
-                )
+            except Exception as exc:
+                if is_database_locked(exc):
+                    self._logger.warning(
+                        "%s: the database is locked by another writer; retrying in %.1fs",
+                        self.name,
+                        self._interval,
+                    )
+                else:
+                    self._logger.exception(
+                        "%s: pass failed; retrying in %.1fs", self.name, self._interval
+                    )
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=self._interval)

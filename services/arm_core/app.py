@@ -29,9 +29,11 @@ from services.arm_core.db.engine import create_engine, create_session_factory, i
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
 from services.arm_core.intake import FinalResultHandler, Intake, StagedFinalHandler
+from services.arm_core.openapi import install_docs
 from services.arm_core.problems import install_problem_handlers
 from services.arm_core.relay import OutboxRelay
 from services.arm_core.results import ResultFileHandler, S3ResultReader
+from services.arm_core.retention import FileRetention
 from services.arm_core.routes import ApiDeps, build_api_router
 from services.arm_core.settings import CoreSettings
 from services.arm_core.sweeper import DeadlineSweeper
@@ -193,12 +195,23 @@ def create_app(
     api = FastAPI(
         title="АРМ КА arm-core",
         version=_service_version(),
-        description="Uploads, recognition jobs and their results.",
+        description=(
+            "Uploads, recognition jobs and their results. Errors are RFC 9457 problems "
+            "(`application/problem+json`) whose `type` names the kind; see docs/api.md."
+        ),
+        docs_url=None,
+        redoc_url=None,
         lifespan=_lifespan(core, run_background=run_background),
     )
-    api.state.api_deps = ApiDeps(sessions, uploads)
+    retention = FileRetention(
+        sessions,
+        storage,
+        buckets=(settings.s3.s3_bucket, settings.s3.s3_results_bucket or settings.s3.s3_bucket),
+    )
+    api.state.api_deps = ApiDeps(sessions, uploads, retention)
     install_problem_handlers(api)
     api.include_router(build_api_router())
+    install_docs(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")
 
@@ -215,7 +228,15 @@ def create_app(
         core=core,
         connection_hook=_connect_in_background(core),
         specification=AsyncAPI(
-            title="arm-core", version=_service_version(), schema_version="3.0.0"
+            title="arm-core",
+            version=_service_version(),
+            description=(
+                "The analysts' side of recognition: stores each upload in S3, sends one "
+                "recognition request per job to the pipeline of its file type, and reads the "
+                "acks and result envelopes of every recognition service (2.0 and, during the "
+                "migration, 1.x). Its HTTP API is described by openapi/arm-core.json."
+            ),
+            schema_version="3.0.0",
         ),
     )
 

@@ -13,6 +13,7 @@ import uuid
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import RootModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core._api_deps import Deps
@@ -29,7 +30,14 @@ from services.arm_core.document_read import (
     osv_row_json,
 )
 from services.arm_core.document_store import is_osv
-from services.arm_core.exceptions import NotFound, UploadRejected
+from services.arm_core.exceptions import ApiProblem, NotFound
+from services.arm_core.openapi import problem_responses
+from services.arm_core.problem_types import (
+    INVALID_REQUEST,
+    NOT_AN_OSV_DOCUMENT,
+    NOT_FOUND,
+    UNAVAILABLE,
+)
 from services.arm_core.schemas import (
     DocumentList,
     DocumentOut,
@@ -37,8 +45,16 @@ from services.arm_core.schemas import (
     OsvRowPage,
     document_url,
 )
+from services.contract.models.result_v2 import OsvDocument, StatementDocument
 
-__all__ = ["build_document_router"]
+__all__ = ["NormalizedDocument", "build_document_router"]
+
+_ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
+
+
+class NormalizedDocument(RootModel[OsvDocument | StatementDocument]):
+    """The normalised document: an ОСВ or a statement form, in the 2.0 shape (documentation
+    only: the route returns what is stored, whatever its MAJOR)."""
 
 
 async def _document(session: AsyncSession, document_id: uuid.UUID) -> Document:
@@ -84,7 +100,9 @@ def build_document_router() -> APIRouter:
     """The document routes (mounted under `/api/v1`)."""
     router = APIRouter(tags=["documents"])
 
-    @router.get("/files/{file_id}/documents", response_model=DocumentList)
+    @router.get(
+        "/files/{file_id}/documents", response_model=DocumentList, responses=problem_responses(*_ID)
+    )
     async def file_documents(
         deps: Deps,
         file_id: uuid.UUID,
@@ -120,7 +138,9 @@ def build_document_router() -> APIRouter:
             ],
         )
 
-    @router.get("/documents/{document_id}", response_model=DocumentOut)
+    @router.get(
+        "/documents/{document_id}", response_model=DocumentOut, responses=problem_responses(*_ID)
+    )
     async def get_document(deps: Deps, document_id: uuid.UUID) -> DocumentOut:
         """One document: header, columns, lines and values (or ОСВ row count), warnings, issues."""
         async with deps.sessions() as session:
@@ -130,7 +150,11 @@ def build_document_router() -> APIRouter:
                 total = await count_osv_rows(session, document_id)
         return _detail(document, total)
 
-    @router.get("/documents/{document_id}/rows", response_model=OsvRowPage)
+    @router.get(
+        "/documents/{document_id}/rows",
+        response_model=OsvRowPage,
+        responses=problem_responses(*_ID, NOT_AN_OSV_DOCUMENT),
+    )
     async def osv_rows(
         deps: Deps,
         document_id: uuid.UUID,
@@ -143,8 +167,8 @@ def build_document_router() -> APIRouter:
             if document is None:
                 raise NotFound("document", document_id)
             if not is_osv(document.document_type):
-                raise UploadRejected(
-                    422, "Not an ОСВ document", "only ОСВ documents have rows; read its lines"
+                raise ApiProblem(
+                    NOT_AN_OSV_DOCUMENT, "only ОСВ documents have rows; read its lines"
                 )
             total = await count_osv_rows(session, document_id)
             rows = await load_osv_rows(session, document_id, limit=limit, offset=offset)
@@ -152,7 +176,17 @@ def build_document_router() -> APIRouter:
             items=[osv_row_json(r) for r in rows], total=total, limit=limit, offset=offset
         )
 
-    @router.get("/documents/{document_id}/normalized")
+    @router.get(
+        "/documents/{document_id}/normalized",
+        response_model=None,
+        responses={
+            200: {
+                "model": NormalizedDocument,
+                "description": "The document in the 2.0 shape (a 1.x document may say error)",
+            },
+            **problem_responses(*_ID),
+        },
+    )
     async def normalized(deps: Deps, document_id: uuid.UUID) -> dict[str, Any]:
         """The normalised document: the 2.0 document shape, with nothing the file said lost."""
         async with deps.sessions() as session:

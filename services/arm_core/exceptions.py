@@ -2,9 +2,10 @@
 
 ```
 ArmCoreError
-├── ApiProblem          an HTTP problem (RFC 9457): status, title, detail
+├── ApiProblem          an HTTP problem (RFC 9457) of a type of problem_types
 │   ├── UploadRejected  the upload is not acceptable (4xx)
-│   ├── NotFound        no such file or job (404)
+│   ├── NotFound        no such file, job or document (404)
+│   ├── Conflict        not now: a job of the file is in flight (409)
 │   └── Unavailable     a dependency (S3, database) failed (503)
 ├── PublishFailed       the relay could not hand a request to NATS (retried later)
 └── MappingError        a result file the core cannot take (the job closes in error)
@@ -13,9 +14,12 @@ ArmCoreError
 
 from __future__ import annotations
 
+from services.arm_core.problem_types import NOT_FOUND, UNAVAILABLE, ProblemType
+
 __all__ = [
     "ApiProblem",
     "ArmCoreError",
+    "Conflict",
     "MappingError",
     "NotFound",
     "PublishFailed",
@@ -29,46 +33,44 @@ class ArmCoreError(Exception):
 
 
 class ApiProblem(ArmCoreError):
-    """An error the REST API returns as `application/problem+json`."""
+    """An error the REST API returns as `application/problem+json`, of one catalogued type."""
 
-    type_slug = "about:blank"
-
-    def __init__(self, status: int, title: str, detail: str) -> None:
-        super().__init__(f"{status} {title}: {detail}")
-        self.status = status
-        self.title = title
+    def __init__(self, problem: ProblemType, detail: str) -> None:
+        super().__init__(f"{problem.status} {problem.title}: {detail}")
+        self.problem = problem
+        self.status = problem.status
+        self.title = problem.title
         self.detail = detail
 
     @property
     def type(self) -> str:
         """The problem type URI."""
-        return self.type_slug
+        return self.problem.uri
 
 
 class UploadRejected(ApiProblem):
     """The upload is refused; nothing was stored."""
 
-    type_slug = "urn:arm-ka:problem:upload-rejected"
-
 
 class NotFound(ApiProblem):
-    """The requested file or job does not exist."""
-
-    type_slug = "urn:arm-ka:problem:not-found"
+    """The requested file, job or document does not exist."""
 
     def __init__(self, what: str, ident: object) -> None:
-        super().__init__(404, f"{what.capitalize()} not found", f"no {what} with id {ident}")
+        super().__init__(NOT_FOUND, f"no {what} with id {ident}")
+        self.title = f"{what.capitalize()} not found"
         self.what = what
         self.ident = ident
+
+
+class Conflict(ApiProblem):
+    """The request conflicts with the state of the resource (a job still in flight)."""
 
 
 class Unavailable(ApiProblem):
     """Storage or the database failed; the request may be retried."""
 
-    type_slug = "urn:arm-ka:problem:unavailable"
-
     def __init__(self, detail: str) -> None:
-        super().__init__(503, "Service unavailable", detail)
+        super().__init__(UNAVAILABLE, detail)
 
 
 class PublishFailed(ArmCoreError):

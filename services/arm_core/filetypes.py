@@ -14,6 +14,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from services.arm_core.exceptions import UploadRejected
+from services.arm_core.problem_types import (
+    FILE_TYPE_MISMATCH,
+    UNSUPPORTED_FILE_CONTENT,
+    UNSUPPORTED_FILE_TYPE,
+)
 
 __all__ = [
     "FILE_TYPES",
@@ -114,21 +119,18 @@ def detect_type(name: str, data: bytes) -> DetectedType:
     if claimed is None:
         supported = ", ".join(sorted({f".{ext}" for ext in _EXTENSIONS}))
         raise UploadRejected(
-            415,
-            "Unsupported file type",
+            UNSUPPORTED_FILE_TYPE,
             f"the file extension is not supported; use one of {supported}",
         )
     actual = sniff(data)
     if actual is None:
         raise UploadRejected(
-            415,
-            "Unsupported file content",
+            UNSUPPORTED_FILE_CONTENT,
             f"the file is named as {claimed}, but its content is not a supported file type",
         )
     if actual != claimed:
         raise UploadRejected(
-            422,
-            "File type mismatch",
+            FILE_TYPE_MISMATCH,
             f"the file is named as {claimed}, but its content is {actual}",
         )
     return FILE_TYPES[actual]

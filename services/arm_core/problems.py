@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services.arm_core.exceptions import ApiProblem
+from services.arm_core.problem_types import INVALID_REQUEST, UNAVAILABLE
 
 __all__ = ["PROBLEM_JSON", "install_problem_handlers", "problem_response"]
 
 PROBLEM_JSON = "application/problem+json"
+
+log = logging.getLogger("services.arm_core.problems")
 
 
 def problem_response(
@@ -36,7 +41,13 @@ async def _validation(_request: Request, exc: Exception) -> JSONResponse:
         for error in exc.errors()
     ]
     where = ", ".join(".".join(str(p) for p in e["loc"]) for e in errors) or "request"
-    return problem_response(422, "Invalid request", f"invalid or missing: {where}", errors=errors)
+    return problem_response(
+        INVALID_REQUEST.status,
+        INVALID_REQUEST.title,
+        f"invalid or missing: {where}",
+        type_=INVALID_REQUEST.uri,
+        errors=errors,
+    )
 
 
 async def _http(_request: Request, exc: Exception) -> JSONResponse:
@@ -53,8 +64,20 @@ def _title(status: int) -> str:
         return "Error"
 
 
+async def _database(_request: Request, exc: Exception) -> JSONResponse:
+    # The driver's text may hold the URL or the statement: only the class is logged.
+    log.error("database failure answering a request: %s", type(exc).__name__)
+    return problem_response(
+        UNAVAILABLE.status,
+        UNAVAILABLE.title,
+        "the database is unavailable; try again later",
+        type_=UNAVAILABLE.uri,
+    )
+
+
 def install_problem_handlers(app: FastAPI) -> None:
     """Make every error of `app` a problem-details response."""
     app.add_exception_handler(ApiProblem, _api_problem)
+    app.add_exception_handler(DBAPIError, _database)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Any
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,11 +14,18 @@ __all__ = [
     "API_PREFIX",
     "DocumentList",
     "DocumentOut",
+    "DocumentStatusName",
     "DocumentSummary",
+    "FileDeleted",
     "FileOut",
     "FilePage",
+    "FileTypeName",
     "JobOut",
+    "JobPage",
+    "JobStatusName",
     "OsvRowPage",
+    "PipelineName",
+    "Problem",
     "S3Location",
     "UploadOut",
     "document_url",
@@ -26,6 +33,13 @@ __all__ = [
 ]
 
 API_PREFIX = "/api/v1"
+
+JobStatusName = Literal[
+    "queued", "published", "processing", "done", "needs_check", "error", "timeout", "dlq"
+]
+DocumentStatusName = Literal["done", "needs_check", "error"]
+PipelineName = Literal["tabular", "image"]
+FileTypeName = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG"]
 
 
 def documents_url(file_id: uuid.UUID, job_id: uuid.UUID | None = None) -> str:
@@ -53,9 +67,9 @@ class JobOut(BaseModel):
 
     job_id: uuid.UUID
     file_id: uuid.UUID
-    status: str
+    status: JobStatusName
     attempt: int
-    pipeline: str
+    pipeline: PipelineName
     error_code: str | None = None
     error_message: str | None = None
     request_subject: str | None = None
@@ -81,9 +95,9 @@ class JobOut(BaseModel):
         return cls(
             job_id=job.id,
             file_id=job.file_id,
-            status=job.status,
+            status=cast(JobStatusName, job.status),
             attempt=job.attempt,
-            pipeline=job.pipeline,
+            pipeline=cast(PipelineName, job.pipeline),
             error_code=job.error_code,
             error_message=job.error_message,
             request_subject=job.request_subject,
@@ -110,12 +124,13 @@ class FileOut(BaseModel):
 
     file_id: uuid.UUID
     original_name: str
-    file_type: str
+    file_type: FileTypeName
     size: int
     sha256: str
     content_type: str
     s3: S3Location
     created_at: dt.datetime
+    content_url: str = Field(description="The stored source file, as uploaded")
     documents_url: str = Field(description="The documents of the latest result")
     jobs: list[JobOut] = Field(default_factory=list)
 
@@ -125,15 +140,49 @@ class FileOut(BaseModel):
         return cls(
             file_id=file.id,
             original_name=file.original_name,
-            file_type=file.file_type,
+            file_type=cast(FileTypeName, file.file_type),
             size=file.size,
             sha256=file.sha256,
             content_type=file.content_type,
             s3=S3Location(bucket=file.s3_bucket, key=file.s3_key),
             created_at=file.created_at,
+            content_url=f"{API_PREFIX}/files/{file.id}/content",
             documents_url=documents_url(file.id),
             jobs=[JobOut.of(job) for job in sorted(jobs, key=lambda j: j.attempt)],
         )
+
+
+class JobPage(BaseModel):
+    """One page of jobs, newest first."""
+
+    items: list[JobOut]
+    total: int
+    limit: int
+    offset: int
+
+
+class FileDeleted(BaseModel):
+    """What `DELETE /files/{file_id}` removed."""
+
+    file_id: uuid.UUID
+    original_name: str
+    jobs: int = Field(description="Recognition jobs deleted")
+    documents: int = Field(description="Documents deleted (with their lines, values and rows)")
+    objects: int = Field(description="S3 objects deleted: the upload, result files, raw sets")
+
+
+class Problem(BaseModel):
+    """An error (RFC 9457 problem details); `type` names the kind, see docs/api.md."""
+
+    model_config = ConfigDict(extra="allow")
+
+    type: str = Field(description="urn:arm-ka:problem:<slug>, or about:blank for plain HTTP")
+    title: str
+    status: int
+    detail: str
+    errors: list[dict[str, Any]] | None = Field(
+        None, description="invalid-request only: each invalid field (loc, msg)"
+    )
 
 
 class FilePage(BaseModel):
@@ -150,10 +199,10 @@ class UploadOut(BaseModel):
 
     file_id: uuid.UUID
     job_id: uuid.UUID
-    status: str
+    status: JobStatusName
     attempt: int
-    pipeline: str
-    file_type: str
+    pipeline: PipelineName
+    file_type: FileTypeName
     original_name: str
     size: int
     sha256: str
@@ -169,7 +218,7 @@ class DocumentSummary(BaseModel):
     file_ordinal: int = Field(description="Index of the document in the result file's documents[]")
     document_type: str
     form_variant: str | None
-    status: str
+    status: DocumentStatusName
     url: str
 
 
@@ -197,7 +246,7 @@ class DocumentOut(BaseModel):
     source_schema_version: str
     document_type: str
     form_variant: str | None
-    status: str
+    status: DocumentStatusName
     locator: Any
     header: Any
     checks: Any = None

@@ -1,7 +1,7 @@
 """Accepting a file: checks, S3 first, then the file and its queued job in one transaction.
 
 The S3 key is built by the core (`uploads/{file_id}/source.{ext}`); the client's file name is
-kept only as data, and a name that looks like a path is refused outright. If the database
+kept only as data, cut to its base name when a client sends a path. If the database
 commit fails after the object was written, the object is deleted again, so a refused or failed
 upload leaves nothing behind. The queued job row is the outbox entry: once committed, the
 relay publishes it even if this process dies right after.
@@ -24,6 +24,12 @@ from services.arm_core.db.models import JobStatus, RecognitionJob, StoredFile, u
 from services.arm_core.db.transitions import next_attempt_number
 from services.arm_core.exceptions import NotFound, Unavailable, UploadRejected
 from services.arm_core.filetypes import FILE_TYPES, FileType, detect_type
+from services.arm_core.problem_types import (
+    EMPTY_FILE,
+    FILE_TOO_LARGE,
+    INVALID_FILE_NAME,
+    MISSING_FILE_NAME,
+)
 from services.runtime.storage import S3Storage, StorageError
 
 __all__ = ["MAX_NAME_LENGTH", "Accepted", "UploadService", "check_name", "upload_key"]
@@ -34,26 +40,24 @@ log = logging.getLogger("services.arm_core.uploads")
 
 
 def check_name(name: str | None) -> str:
-    """The client's file name if it is a plain name; `UploadRejected` otherwise.
+    """The base name of the client's file name; `UploadRejected` when there is none.
 
-    A name with `/`, `\\` or `..`, a control character, or none at all is refused: it is never
-    used as a key, but a path-like name is a client bug or an attack either way.
+    Old clients send a path (`C:\\Users\\a\\b.xlsx`, `..\\..\\x.xlsx`): only what follows
+    the last `/` or `\\` is kept. The name is data only, never part of a key; a base name that
+    is empty, `.` or `..`, has a control character or is too long is refused.
     """
     if name is None or not name.strip():
-        raise UploadRejected(400, "Missing file name", "the uploaded part has no file name")
-    if "/" in name or "\\" in name or ".." in name:
+        raise UploadRejected(MISSING_FILE_NAME, "the uploaded part has no file name")
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    if base.strip() in {"", ".", ".."}:
+        raise UploadRejected(INVALID_FILE_NAME, f"the file name {name!r} has no base name")
+    if any(unicodedata.category(ch) == "Cc" for ch in base):
+        raise UploadRejected(INVALID_FILE_NAME, "the file name contains control characters")
+    if len(base) > MAX_NAME_LENGTH:
         raise UploadRejected(
-            400,
-            "Invalid file name",
-            "the file name must be a plain name, without '/', '\\' or '..'",
+            INVALID_FILE_NAME, f"the file name is longer than {MAX_NAME_LENGTH} characters"
         )
-    if any(unicodedata.category(ch) == "Cc" for ch in name):
-        raise UploadRejected(400, "Invalid file name", "the file name contains control characters")
-    if len(name) > MAX_NAME_LENGTH:
-        raise UploadRejected(
-            400, "Invalid file name", f"the file name is longer than {MAX_NAME_LENGTH} characters"
-        )
-    return name
+    return base
 
 
 def upload_key(file_id: uuid.UUID, extension: str) -> str:
@@ -90,11 +94,9 @@ class UploadService:
     def check_size(self, size: int) -> None:
         """`UploadRejected` (empty: 400, too large: 413) unless 0 < size ≤ the limit."""
         if size == 0:
-            raise UploadRejected(400, "Empty file", "the uploaded file is empty")
+            raise UploadRejected(EMPTY_FILE, "the uploaded file is empty")
         if size > self.max_bytes:
-            raise UploadRejected(
-                413, "File too large", f"the file is larger than {self.max_bytes} bytes"
-            )
+            raise UploadRejected(FILE_TOO_LARGE, f"the file is larger than {self.max_bytes} bytes")
 
     async def accept(self, name: str | None, data: bytes) -> Accepted:
         """Check, store and queue one upload."""
@@ -171,6 +173,10 @@ class UploadService:
             self._on_queued()
             return job
         raise Unavailable("could not allocate a new attempt number; try again")
+
+    async def read(self, file: StoredFile) -> bytes:
+        """The stored source file (`StorageError` when S3 fails or the object is gone)."""
+        return await self._storage.get_bytes(file.s3_bucket, file.s3_key, self.max_bytes)
 
     async def _remove_object(self, key: str) -> None:
         try:

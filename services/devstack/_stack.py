@@ -16,6 +16,7 @@ import contextlib
 import importlib.util
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -32,9 +33,36 @@ from services.runtime.embedded import (
     start_s3_server,
 )
 
-__all__ = ["LocalStack", "ServiceSpec", "StackError"]
+__all__ = ["SQLITE_NAME", "LocalStack", "ServiceSpec", "StackError", "reset_local_state"]
 
 LOOPBACK = "127.0.0.1"
+SQLITE_NAME = "arm-core.sqlite3"
+
+
+def reset_local_state(data_dir: Path) -> list[Path]:
+    """Remove the embedded SQLite database (and its WAL files) from `data_dir`.
+
+    moto's S3 server keeps objects in memory only, so a database surviving a restart would
+    remember files whose objects are gone; the local stack therefore starts both fresh.
+    Returns the files removed. Service logs are kept.
+    """
+    removed = []
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        path = data_dir / f"{SQLITE_NAME}{suffix}"
+        if path.exists():
+            path.unlink()
+            removed.append(path)
+    return removed
+
+
+def _check_free(what: str, port: int) -> None:
+    """StackError when `port` is taken on loopback (a stale stack, another program)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind((LOOPBACK, port))
+        except OSError as exc:
+            msg = f"port {port} for {what} on {LOOPBACK} is in use ({exc.strerror})"
+            raise StackError(msg) from exc
 
 
 class StackError(RuntimeError):
@@ -126,6 +154,11 @@ class LocalStack:
     service_env: dict[str, dict[str, str]] = field(default_factory=dict)
     # How many processes of a service to run (by name; default 1). Replicas share the queue group.
     replicas: dict[str, int] = field(default_factory=dict)
+    # Fixed ports (by ServiceSpec.name, and for the servers the stack starts); absent or 0:
+    # any free port. Extra replicas always take a free port.
+    ports: dict[str, int] = field(default_factory=dict)
+    nats_port: int = 0
+    s3_port: int = 0
     _owned: set[str] = field(default_factory=set, repr=False)
 
     def __enter__(self) -> LocalStack:
@@ -169,7 +202,7 @@ class LocalStack:
         if self.nats is None or self.s3 is None:
             msg = "start nats-server and S3 before asking for the services' environment"
             raise StackError(msg)
-        db = self.data_dir / "arm-core.sqlite3"
+        db = self.data_dir / SQLITE_NAME
         env = {
             **os.environ,
             "OPENBAO__NATS__NATS_URL": self.nats.url,
@@ -191,17 +224,25 @@ class LocalStack:
 
     def start(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        services = [spec for spec in self.services if spec.available()]
+        fixed = {spec.name: self.ports.get(spec.name, 0) for spec in services}
         if self.nats is None:
-            self.nats = start_nats_server()
+            fixed["nats-server"] = self.nats_port
+        if self.s3 is None:
+            fixed["S3"] = self.s3_port
+        for what, port in fixed.items():
+            if port:
+                _check_free(what, port)
+        if self.nats is None:
+            self.nats = start_nats_server(port=self.nats_port or None)
             self._owned.add("nats")
         if self.s3 is None:
-            self.s3 = start_s3_server()
+            self.s3 = start_s3_server(port=self.s3_port or None)
             self._owned.add("s3")
-        for spec in self.services:
-            if not spec.available():
-                continue
+        for spec in services:
             for replica in range(max(1, self.replicas.get(spec.name, 1))):
-                self.running.append(self._spawn(spec, free_port(), replica))
+                port = (fixed[spec.name] if replica == 0 else 0) or free_port()
+                self.running.append(self._spawn(spec, port, replica))
         for svc in self.running:
             self._wait_healthy(svc)
 

@@ -409,3 +409,16 @@ def result_intake(
 def results(result_intake: Intake, storage: S3Storage, bucket: str) -> ResultPublisher:
     """Deliver result files through the real handler: `await results.deliver(job, body)`."""
     return ResultPublisher(result_intake, storage, bucket)
+
+
+async def deliver(
+    app: CoreApp, job: RecognitionJob, result: dict[str, Any], envelope: dict[str, Any]
+) -> None:
+    """Store `result` in the core's bucket and hand the core its envelope, as a service would."""
+    core = app.core
+    bucket = core.settings.s3.s3_bucket
+    key = f"results/{job.file_id}/{job.id}/result.json"
+    await core.storage.put_json(bucket, key, result)
+    body = {**envelope, "result_s3": {"bucket": bucket, "key": key}}
+    headers = {"Nats-Msg-Id": f"result:{job.id}:{job.attempt}"}
+    await core.intake.handle(json.dumps(body).encode(), headers)

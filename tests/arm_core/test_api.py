@@ -80,16 +80,15 @@ async def test_pdf_upload_goes_to_the_image_pipeline(
 
 
 @pytest.mark.parametrize(
-    ("name", "kind", "status"),
+    ("name", "kind", "status", "slug"),
     [
-        ("balance.xlsx", "PDF", 422),  # lying extension
-        ("balance.xlsx", "EMPTY", 400),  # empty body
-        ("balance.xlsx", "HUGE", 413),  # over UPLOAD_MAX_BYTES
-        ("../../etc/balance.xlsx", "XLSX", 400),  # path-like names
-        ("dir/balance.xlsx", "XLSX", 400),
-        ("dir\\balance.xlsx", "XLSX", 400),
-        ("..balance.xlsx", "XLSX", 400),
-        ("balance.txt", "XLSX", 415),  # unsupported type
+        ("balance.xlsx", "PDF", 422, "file-type-mismatch"),  # lying extension
+        ("balance.xlsx", "EMPTY", 400, "empty-file"),  # empty body
+        ("balance.xlsx", "HUGE", 413, "file-too-large"),  # over UPLOAD_MAX_BYTES
+        ("dir/..", "XLSX", 400, "invalid-file-name"),  # a path with no base name
+        ("dir\\", "XLSX", 400, "invalid-file-name"),
+        ("balance.txt", "XLSX", 415, "unsupported-file-type"),  # unsupported type
+        ("balance.png", "XLSB", 415, "unsupported-file-content"),
     ],
 )
 async def test_refused_uploads_leave_nothing_behind(
@@ -100,32 +99,46 @@ async def test_refused_uploads_leave_nothing_behind(
     name: str,
     kind: str,
     status: int,
+    slug: str,
 ) -> None:
-    """Each refused upload gets its 4xx as problem details, and no row and no object remain."""
-    data = {"EMPTY": b"", "HUGE": b"\x89PNG\r\n\x1a\n" + b"0" * (128 * 1024)}.get(
-        kind, sample_files.get(kind, b"")
-    )
+    """Each refused upload gets its 4xx as problem details of its own type, and no row and no
+    object remain."""
+    data = {
+        "EMPTY": b"",
+        "HUGE": b"\x89PNG\r\n\x1a\n" + b"0" * (128 * 1024),
+        "XLSB": b"not an image at all",
+    }.get(kind, sample_files.get(kind, b""))
     resp = await client.post("/api/v1/files", files={"file": (name, data)})
     assert resp.status_code == status, resp.text
     assert resp.headers["content-type"].startswith(PROBLEM)
     problem = resp.json()
     assert problem["status"] == status and problem["title"] and problem["detail"]
+    assert problem["type"] == f"urn:arm-ka:problem:{slug}"
     assert await row_counts(sessions) == (0, 0)
     assert await objects(api_settings) == []
 
 
-async def test_a_windows_full_path_keeps_only_its_base_name(
-    client: httpx.AsyncClient, sample_files: dict[str, bytes]
+@pytest.mark.parametrize(
+    "name",
+    [
+        "C:\\temp\\balance.xlsx",
+        "..\\..\\balance.xlsx",
+        "../../etc/balance.xlsx",
+        "dir/balance.xlsx",
+        "C:\\Users\\a\\balance.xlsx",
+    ],
+)
+async def test_a_path_keeps_only_its_base_name(
+    client: httpx.AsyncClient, sample_files: dict[str, bytes], name: str
 ) -> None:
-    """`C:\\...\\name` (old browsers) is cut to its base name by the multipart parser; the
-    stored name is then plain and the key is still the core's own."""
-    resp = await client.post(
-        "/api/v1/files", files={"file": ("C:\\temp\\balance.xlsx", sample_files["XLSX"])}
-    )
-    assert resp.status_code == 201
+    """Old clients send paths (Windows or relative): the stored name is the base name, the key
+    is still the core's own."""
+    resp = await client.post("/api/v1/files", files={"file": (name, sample_files["XLSX"])})
+    assert resp.status_code == 201, resp.text
     body = resp.json()
     assert body["original_name"] == "balance.xlsx"
     assert body["s3"]["key"] == f"uploads/{body['file_id']}/source.xlsx"
+    assert resp.headers["location"] == f"/api/v1/files/{body['file_id']}"
 
 
 async def test_missing_file_field_is_a_problem(client: httpx.AsyncClient) -> None:

@@ -7,7 +7,6 @@ one by one in test_results.py and test_mapping.py).
 
 from __future__ import annotations
 
-import json
 import uuid
 from typing import Any
 
@@ -19,7 +18,7 @@ from services.arm_core.app import CoreApp
 from services.arm_core.db import JobStatus, RecognitionJob
 from services.arm_core.mapping import map_v1
 
-from .conftest import example, for_job
+from .conftest import deliver, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 
@@ -28,19 +27,6 @@ PAIRS = [
     ("result-statement-minimal.json", "result-message-needs-check.json"),
     ("result-osv.json", "result-message-done.json"),
 ]
-
-
-async def deliver(
-    app: CoreApp, job: RecognitionJob, result: dict[str, Any], envelope: dict[str, Any]
-) -> None:
-    """Store `result` in the core's bucket and hand the core its envelope, as a service would."""
-    core = app.core
-    bucket = core.settings.s3.s3_bucket
-    key = f"results/{job.file_id}/{job.id}/result.json"
-    await core.storage.put_json(bucket, key, result)
-    body = {**envelope, "result_s3": {"bucket": bucket, "key": key}}
-    headers = {"Nats-Msg-Id": f"result:{job.id}:{job.attempt}"}
-    await core.intake.handle(json.dumps(body).encode(), headers)
 
 
 async def get_json(client: httpx.AsyncClient, url: str) -> Any:
@@ -197,3 +183,7 @@ async def test_document_errors_are_problems(
         )
     ]
     assert statuses == [404, 404, 404, 404, 422]
+    rows = await client.get(f"{listing['items'][0]['url']}/rows")
+    assert rows.json()["type"] == "urn:arm-ka:problem:not-an-osv-document"
+    missing = await client.get(f"/api/v1/documents/{uuid.uuid4()}")
+    assert missing.json()["type"] == "urn:arm-ka:problem:not-found"

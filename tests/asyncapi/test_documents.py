@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import importlib.util
 import json
 import re
 import shutil
@@ -130,3 +132,88 @@ def test_the_official_parser_accepts_every_document() -> None:
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.count("ok ") == len(files)
+
+
+def _generator() -> Any:
+    """scripts/generate_asyncapi.py as a module (scripts/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(
+        "generate_asyncapi", ROOT / "scripts" / "generate_asyncapi.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _reversed_sections(raw: dict[str, Any]) -> dict[str, Any]:
+    """The same FastStream specification with channels and operations in the other order, as
+    FastStream's WeakSet of publishers can give it on another clone."""
+    flipped = copy.deepcopy(raw)
+    for section in ("channels", "operations"):
+        flipped[section] = dict(reversed(list(flipped[section].items())))
+    flipped["components"]["messages"] = dict(
+        reversed(list(flipped["components"]["messages"].items()))
+    )
+    return flipped
+
+
+def test_the_generation_does_not_depend_on_faststreams_channel_order() -> None:
+    """arm-core's two request channels in either order give the same document, byte for byte
+    (channels, operations and components come out sorted)."""
+    generator = _generator()
+    raw = json.loads(generator.FACTORIES["arm-core"]().schema.to_specification().to_json())
+    assert len(raw["channels"]) == 3
+    first = generator.render_json(generator.complete(copy.deepcopy(raw)))
+    second = generator.render_json(generator.complete(_reversed_sections(raw)))
+    assert first == second
+    document = json.loads(first)
+    for section in (
+        document["channels"],
+        document["operations"],
+        document["components"]["messages"],
+    ):
+        assert list(section) == sorted(section)
+
+
+def _descriptions(node: Any) -> list[str]:
+    if isinstance(node, dict):
+        found = [v for k, v in node.items() if k == "description" and isinstance(v, str)]
+        return found + [d for v in node.values() for d in _descriptions(v)]
+    if isinstance(node, list):
+        return [d for item in node for d in _descriptions(item)]
+    return []
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_placeholders_are_code_spans_and_no_internal_references(service: str) -> None:
+    """A description is CommonMark: every `<job_id>`-style placeholder sits in a code span (the
+    viewer would swallow it as an HTML tag otherwise), and no internal OQ-NN reference is left."""
+    descriptions = _descriptions(_document(service))
+    assert any("`<job_id>:<attempt>`" in text for text in descriptions)
+    for text in descriptions:
+        outside_code = re.sub(r"`[^`]*`", "", text)
+        assert "<" not in outside_code, text
+        assert not re.search(r"\bOQ-\d+", text), text
+
+
+@pytest.mark.parametrize("service", SERVICES)
+def test_messages_carry_contract_names_and_the_msg_id_correlation(service: str) -> None:
+    """Messages and payload schemas have the contract's names (no FastStream `x:Message:Payload`),
+    the correlation id is the Nats-Msg-Id header, and each header example matches its pattern."""
+    document = _document(service)
+    components = document["components"]
+    for name in (*components["messages"], *components["schemas"]):
+        assert ":" not in name, name
+    assert set(components["messages"]) <= {"RecognitionRequest", "RecognitionResultMessage"}
+    for _channel, message in _messages(document):
+        assert message["correlationId"]["location"] == "$message.header#/Nats-Msg-Id"
+        header = message["headers"]["properties"]["Nats-Msg-Id"]
+        examples = message["headers"]["examples"]
+        assert examples
+        for example in examples:
+            assert re.fullmatch(header["pattern"], example["Nats-Msg-Id"])
+
+
+def test_arm_core_document_describes_the_service() -> None:
+    """arm-core's info has a description, as the recognition services' documents do."""
+    assert "recognition request" in _document("arm-core")["info"]["description"]

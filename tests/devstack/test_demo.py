@@ -30,6 +30,12 @@ def test_demo_ends_every_job_done_or_needs_check(tmp_path: Path) -> None:
             str(tmp_path),
             "--timeout",
             "60",
+            "--port",
+            "0",  # any free ports: other stacks may hold the defaults on this machine
+            "--nats-port",
+            "0",
+            "--s3-port",
+            "0",
         ],
         cwd=ROOT,
         capture_output=True,

@@ -12,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -19,7 +20,7 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-__all__ = ["create_engine", "create_session_factory", "is_sqlite"]
+__all__ = ["create_engine", "create_session_factory", "is_database_locked", "is_sqlite"]
 
 
 def is_sqlite(url: str) -> bool:
@@ -42,6 +43,12 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def is_database_locked(exc: BaseException) -> bool:
+    """True for SQLite's «database is locked» (a writer held the lock past the busy timeout):
+    a transient state the next pass retries, not a failure worth a traceback."""
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig)
 
 
 def create_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

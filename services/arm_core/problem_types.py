@@ -1,0 +1,124 @@
+"""The catalogue of the REST API's problem types (RFC 9457 `type`): one URI per kind of error.
+
+A client branches on `type`, never on `title` or `detail`; each type keeps one status. The
+catalogue also makes the OpenAPI document's error responses and docs/api.md's table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "EMPTY_FILE",
+    "FILE_TOO_LARGE",
+    "FILE_TYPE_MISMATCH",
+    "INVALID_FILE_NAME",
+    "INVALID_REQUEST",
+    "JOB_IN_FLIGHT",
+    "MISSING_FILE_NAME",
+    "NOT_AN_OSV_DOCUMENT",
+    "NOT_FOUND",
+    "PROBLEM_TYPES",
+    "UNAVAILABLE",
+    "UNSUPPORTED_FILE_CONTENT",
+    "UNSUPPORTED_FILE_TYPE",
+    "UPLOAD_PROBLEMS",
+    "ProblemType",
+]
+
+_PREFIX = "urn:arm-ka:problem:"
+
+
+@dataclass(frozen=True, slots=True)
+class ProblemType:
+    """One kind of error: its URI slug, HTTP status, title and what it means."""
+
+    slug: str
+    status: int
+    title: str
+    meaning: str
+
+    @property
+    def uri(self) -> str:
+        """The `type` member of the problem document."""
+        return _PREFIX + self.slug
+
+
+MISSING_FILE_NAME = ProblemType(
+    "missing-file-name", 400, "Missing file name", "The uploaded part has no file name."
+)
+INVALID_FILE_NAME = ProblemType(
+    "invalid-file-name",
+    400,
+    "Invalid file name",
+    "The base name is empty, '.' or '..', too long, or has control characters.",
+)
+EMPTY_FILE = ProblemType("empty-file", 400, "Empty file", "The uploaded file has no bytes.")
+FILE_TOO_LARGE = ProblemType(
+    "file-too-large", 413, "File too large", "The file is larger than UPLOAD_MAX_BYTES."
+)
+UNSUPPORTED_FILE_TYPE = ProblemType(
+    "unsupported-file-type",
+    415,
+    "Unsupported file type",
+    "The file extension is not a supported one; `detail` lists those that are.",
+)
+UNSUPPORTED_FILE_CONTENT = ProblemType(
+    "unsupported-file-content",
+    415,
+    "Unsupported file content",
+    "The bytes are not any supported file type, whatever the name says.",
+)
+FILE_TYPE_MISMATCH = ProblemType(
+    "file-type-mismatch",
+    422,
+    "File type mismatch",
+    "The bytes are another supported type than the extension says (a PDF named .xlsx).",
+)
+INVALID_REQUEST = ProblemType(
+    "invalid-request",
+    422,
+    "Invalid request",
+    "A parameter or form field is missing or invalid; `errors` lists each one.",
+)
+NOT_AN_OSV_DOCUMENT = ProblemType(
+    "not-an-osv-document",
+    422,
+    "Not an ОСВ document",
+    "Only ОСВ documents have rows; a statement form's values are in its lines.",
+)
+NOT_FOUND = ProblemType(
+    "not-found", 404, "Not found", "No file, job or document with that id (or not of that file)."
+)
+JOB_IN_FLIGHT = ProblemType(
+    "job-in-flight",
+    409,
+    "Job in flight",
+    "The file has a queued, published or processing job; delete it once the job has ended.",
+)
+UNAVAILABLE = ProblemType(
+    "unavailable",
+    503,
+    "Service unavailable",
+    "Storage or the database failed; nothing was changed, the request may be retried.",
+)
+
+PROBLEM_TYPES: tuple[ProblemType, ...] = (
+    MISSING_FILE_NAME,
+    INVALID_FILE_NAME,
+    EMPTY_FILE,
+    FILE_TOO_LARGE,
+    UNSUPPORTED_FILE_TYPE,
+    UNSUPPORTED_FILE_CONTENT,
+    FILE_TYPE_MISMATCH,
+    INVALID_REQUEST,
+    NOT_AN_OSV_DOCUMENT,
+    NOT_FOUND,
+    JOB_IN_FLIGHT,
+    UNAVAILABLE,
+)
+
+# What POST /files can answer: every check of the upload, a bad form, a failed dependency.
+UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
+    *(p for p in PROBLEM_TYPES if p not in {NOT_AN_OSV_DOCUMENT, NOT_FOUND, JOB_IN_FLIGHT}),
+)
