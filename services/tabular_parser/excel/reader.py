@@ -16,6 +16,7 @@ parse their sheets when it opens the file.
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -166,7 +167,18 @@ def _read_sheet(
     for row, col in meta.formula_cells:
         if row < len(sheet.rows) and col < len(sheet.rows[row]):
             sheet.rows[row][col] = ""
+    _restore_numbers(sheet.rows, meta.numbers)
     return sheet
+
+
+_TEMPORAL = (dt.datetime, dt.date, dt.time, dt.timedelta)
+
+
+def _restore_numbers(rows: list[list[CellValue]], numbers: Mapping[tuple[int, int], float]) -> None:
+    """The stored number where calamine guessed a date or a time from a trap format (`numfmt`)."""
+    for (row, col), number in numbers.items():
+        if row < len(rows) and col < len(rows[row]) and isinstance(rows[row][col], _TEMPORAL):
+            rows[row][col] = number
 
 
 def _absolute_rows(
