@@ -25,7 +25,7 @@ from .guards import check_dimension, check_extent, check_xml_head, parse_cell_re
 from .limits import Limits
 from .numfmt import is_date_trap
 
-__all__ = ["Describe", "scan_xlsx"]
+__all__ = ["Describe", "col_index", "row_blocks", "scan_xlsx", "sheet_parts"]
 
 _FMT = "XLSX"
 _BLOCK = 1 << 20
@@ -59,7 +59,7 @@ def scan_xlsx(archive: zipfile.ZipFile, limits: Limits) -> dict[str, Describe]:
     """Guard every sheet now (raises `UnreadableWorkbook` / `LimitExceeded`); sheet name → its
     describe pass, which reads `archive` again and so needs it open when called."""
     members = {name.lower(): name for name in archive.namelist()}
-    sheets = _sheet_parts(archive, members, limits)
+    sheets = sheet_parts(archive, members, limits)
     bold_styles, trap_styles = _styles(archive, members, limits)
     cells = _Cells(_styled_cell_regex(bold_styles), _styled_cell_regex(trap_styles, generic=True))
     found: dict[str, Describe] = {}
@@ -102,7 +102,7 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _sheet_parts(
+def sheet_parts(
     archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
 ) -> list[tuple[str, str, bool]]:
     """(sheet name, part path, hidden) in workbook order, via workbook.xml and its rels."""
@@ -205,7 +205,7 @@ class _Extent:
             raise LimitExceeded("max_cells", self.cells, limits.max_cells, fmt=_FMT)
 
 
-def _row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
+def row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
     """The decompressed part in blocks of about `_BLOCK` bytes, each ending after a `</row>`
     (the last one: whatever is left), so no row is split across two blocks."""
     with archive.open(name) as part:
@@ -231,7 +231,7 @@ def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
     """The caps, enforced while reading: a lying `<dimension>` cannot get past this."""
     extent = _Extent()
     head = True
-    for block in _row_blocks(archive, name):
+    for block in row_blocks(archive, name):
         if head:
             check_xml_head(block[: limits.max_xml_prolog_bytes], name, limits, _FMT)
             dimension = _DIMENSION.search(block[: limits.max_xml_prolog_bytes])
@@ -267,7 +267,7 @@ def _describe_sheet(
 ) -> SheetMeta:
     meta = SheetMeta(hidden=hidden)
     state = _RowState()
-    for block in _row_blocks(archive, name):
+    for block in row_blocks(archive, name):
         _describe_block(block, meta, state, cells.bold)
         if cells.traps is not None:
             _stored_numbers(block, cells.traps, meta.numbers)
@@ -385,7 +385,7 @@ def _same_length_range(low: str, high: str) -> str:
 
 def _widen(extent: _Extent, letters: set[bytes], numbers: set[bytes]) -> None:
     if letters:
-        cols = [_col_index(text) for text in letters]
+        cols = [col_index(text) for text in letters]
         extent.first_col = min(extent.first_col, *cols)
         extent.last_col = max(extent.last_col, *cols)
     if numbers:
@@ -425,7 +425,7 @@ def _read_rows(block: bytes, rows: int, meta: SheetMeta, state: _RowState) -> No
     state.last = last
 
 
-def _col_index(letters: bytes) -> int:
+def col_index(letters: bytes) -> int:
     col = 0
     for ch in letters:
         col = col * 26 + ch - 64

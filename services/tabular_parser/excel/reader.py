@@ -11,7 +11,8 @@ streaming passes run on a second thread beside it: the guard pass while calamine
 workbook (shared strings, styles), each sheet's describe pass while calamine parses that
 sheet. The order that keeps hostile files safe holds: container checks, then every sheet's
 guard, then sheet parsing. XLS and XLSB are read in that order without overlap: calamine may
-parse their sheets when it opens the file.
+parse their sheets when it opens the file. An XLSX sheet refused by an extent cap only because
+of a few stray cells far past its table is read without them (`_strays`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ import python_calamine
 
 from ._meta import SheetMeta
 from ._ole import workbook_stream
+from ._strays import strip_xlsx_strays
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
 from ._xlsx_scan import Describe, scan_xlsx
@@ -63,14 +65,36 @@ def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
         raise UnreadableWorkbook(reason, fmt=fmt) from exc
 
 
+_EXTENT_CAPS = frozenset({"max_rows", "max_cols", "max_cells"})
+
+
 def _read(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    """An XLSX refused by an extent cap is read again without its stray cells, if it has
+    strays whose removal fits it in the caps (`_strays`); otherwise the refusal stands."""
     if fmt != "XLSX":
-        metas = _scan(data, fmt, limits)
-        describes: dict[str, Describe] = {
-            name: partial(_known, meta) for name, meta in metas.items()
-        }
-        with _open(data) as book:
-            return _read_sheets(book, describes, None, fmt, limits)
+        return _read_binary(data, fmt, limits)
+    try:
+        return _read_xlsx(data, limits)
+    except LimitExceeded as refused:
+        stripped = strip_xlsx_strays(data, limits) if refused.limit in _EXTENT_CAPS else None
+        if stripped is None:
+            raise
+    cleaned, ignored = stripped
+    book = _read_xlsx(cleaned, limits)
+    for sheet in book.sheets:
+        sheet.ignored_cells = ignored.get(sheet.name, [])
+    return book
+
+
+def _read_binary(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    metas = _scan(data, fmt, limits)
+    describes: dict[str, Describe] = {name: partial(_known, meta) for name, meta in metas.items()}
+    with _open(data) as book:
+        return _read_sheets(book, describes, None, fmt, limits)
+
+
+def _read_xlsx(data: bytes, limits: Limits) -> Workbook:
+    fmt: ExcelFormat = "XLSX"
     # The scanner is shut down (waiting for its pass) before the archive it reads is closed.
     with (
         zipfile.ZipFile(io.BytesIO(data)) as archive,
