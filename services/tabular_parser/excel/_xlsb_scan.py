@@ -25,12 +25,20 @@ from .limits import Limits
 from .model import CellRange
 from .numfmt import is_date_trap
 
-__all__ = ["iter_records", "scan_xlsb"]
+__all__ = [
+    "CELL_TYPES",
+    "ROW_HDR",
+    "WS_DIM",
+    "iter_records",
+    "read_part",
+    "scan_xlsb",
+    "sheet_parts",
+]
 
 _FMT = "XLSB"
-_ROW_HDR = 0
-_CELL_TYPES = frozenset(range(1, 14)) | {62}  # BrtCellBlank … BrtFmlaError, BrtCellRString
-_WS_DIM = 148
+ROW_HDR = 0
+CELL_TYPES = frozenset(range(1, 14)) | {62}  # BrtCellBlank … BrtFmlaError, BrtCellRString
+WS_DIM = 148
 _MERGE_CELL = 176
 _BUNDLE_SH = 156
 _FONT = 43
@@ -95,15 +103,17 @@ def scan_xlsb(archive: zipfile.ZipFile, limits: Limits) -> dict[str, SheetMeta]:
     styles = _styles(archive, members, limits)
     try:
         return {
-            name: _scan_sheet(_read(archive, members[part.lower()], limits), hidden, styles, limits)
-            for name, part, hidden in _sheet_parts(archive, members, limits)
+            name: _scan_sheet(
+                read_part(archive, members[part.lower()], limits), hidden, styles, limits
+            )
+            for name, part, hidden in sheet_parts(archive, members, limits)
             if part.lower() in members
         }
     except (struct.error, IndexError, UnicodeDecodeError) as exc:
         raise UnreadableWorkbook(f"damaged BIFF12 records: {exc}", fmt=_FMT) from exc
 
 
-def _read(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
+def read_part(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
     info = archive.getinfo(name)
     if info.file_size > limits.max_uncompressed_bytes:
         msg = f"part {name!r} is {info.file_size} bytes"
@@ -122,15 +132,15 @@ def _wide_string(data: bytes, pos: int) -> tuple[str, int]:
     return data[pos:end].decode("utf-16-le"), end
 
 
-def _sheet_parts(
+def sheet_parts(
     archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
 ) -> list[tuple[str, str, bool]]:
-    workbook = _read(archive, members["xl/workbook.bin"], limits)
+    workbook = read_part(archive, members["xl/workbook.bin"], limits)
     rels_name = members.get("xl/_rels/workbook.bin.rels")
     targets: dict[str, str] = {}
     if rels_name is not None:
         try:
-            root = ElementTree.fromstring(_read(archive, rels_name, limits))
+            root = ElementTree.fromstring(read_part(archive, rels_name, limits))
         except ElementTree.ParseError as exc:
             raise UnreadableWorkbook(f"workbook rels: {exc}", fmt=_FMT) from exc
         for rel in root.iter():
@@ -219,7 +229,7 @@ def _scan_sheet(
     meta = SheetMeta(hidden=hidden)
     bold_xfs, traps = styles
     bold_rows = meta.bold_rows
-    cell_types = _CELL_TYPES
+    cell_types = CELL_TYPES
     unpack_cell = _CELL.unpack_from
     unpack_u32 = _U32.unpack_from
     row = 0
@@ -259,12 +269,12 @@ def _scan_sheet(
                 extent_row = row
                 last_row = max(last_row, row)
                 first_row = min(first_row, row)
-        elif kind == _ROW_HDR:
+        elif kind == ROW_HDR:
             row = unpack_u32(data, body)[0]
             level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
             if level:
                 meta.outline_levels[row] = level
-        elif kind == _WS_DIM:
+        elif kind == WS_DIM:
             top, bottom, left, right = _RFX.unpack_from(data, body)
             check_extent(top, left, bottom, right, 0, limits, _FMT)
         elif kind == _MERGE_CELL:

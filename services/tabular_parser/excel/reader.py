@@ -11,8 +11,8 @@ streaming passes run on a second thread beside it: the guard pass while calamine
 workbook (shared strings, styles), each sheet's describe pass while calamine parses that
 sheet. The order that keeps hostile files safe holds: container checks, then every sheet's
 guard, then sheet parsing. XLS and XLSB are read in that order without overlap: calamine may
-parse their sheets when it opens the file. An XLSX sheet refused by an extent cap only because
-of a few stray cells far past its table is read without them (`_strays`).
+parse their sheets when it opens the file. An XLSX or XLSB sheet refused by an extent cap only
+because of a few stray cells far past its table is read without them (`_strays`).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import python_calamine
 
 from ._meta import SheetMeta
 from ._ole import workbook_stream
-from ._strays import strip_xlsx_strays
+from ._strays import strip_xlsb_strays, strip_xlsx_strays
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
 from ._xlsx_scan import Describe, scan_xlsx
@@ -66,24 +66,28 @@ def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
 
 
 _EXTENT_CAPS = frozenset({"max_rows", "max_cols", "max_cells"})
+_STRIP_STRAYS = {"XLSX": strip_xlsx_strays, "XLSB": strip_xlsb_strays}
 
 
 def _read(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
-    """An XLSX refused by an extent cap is read again without its stray cells, if it has
-    strays whose removal fits it in the caps (`_strays`); otherwise the refusal stands."""
-    if fmt != "XLSX":
-        return _read_binary(data, fmt, limits)
+    """An XLSX or XLSB refused by an extent cap is read again without its stray cells, if it
+    has strays whose removal fits it in the caps (`_strays`); otherwise the refusal stands."""
     try:
-        return _read_xlsx(data, limits)
+        return _read_format(data, fmt, limits)
     except LimitExceeded as refused:
-        stripped = strip_xlsx_strays(data, limits) if refused.limit in _EXTENT_CAPS else None
+        strip = _STRIP_STRAYS.get(fmt)
+        stripped = strip(data, limits) if strip and refused.limit in _EXTENT_CAPS else None
         if stripped is None:
             raise
     cleaned, ignored = stripped
-    book = _read_xlsx(cleaned, limits)
+    book = _read_format(cleaned, fmt, limits)
     for sheet in book.sheets:
         sheet.ignored_cells = ignored.get(sheet.name, [])
     return book
+
+
+def _read_format(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    return _read_xlsx(data, limits) if fmt == "XLSX" else _read_binary(data, fmt, limits)
 
 
 def _read_binary(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:

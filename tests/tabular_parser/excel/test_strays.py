@@ -7,7 +7,14 @@ import pytest
 from services.runtime.recognizer import Recognition
 from services.tabular_parser.excel import LimitExceeded, Limits, load_workbook
 from services.tabular_parser.recognizer import recognise_bytes
-from tests.builders import CellInput, SheetSpec, far_cell_xlsx, with_stray_cells, write_xlsx
+from tests.builders import (
+    CellInput,
+    SheetSpec,
+    far_cell_xlsx,
+    with_stray_cells,
+    write_xlsb,
+    write_xlsx,
+)
 from tests.tabular_parser.statements._forms import onec_balance
 
 SMALL = Limits(max_rows=1_000, max_cells=100_000)
@@ -84,3 +91,26 @@ def test_a_far_cell_on_a_line_row_is_not_glued_to_its_value() -> None:
     clean = write_xlsx([onec_balance()])
     stray = with_stray_cells(clean, {"XFD36": "x"})  # row 36: «Уставный капитал» 10000
     assert _amounts(recognise_bytes(stray)) == _amounts(recognise_bytes(clean))
+
+
+def _with_far_cell(spec: SheetSpec, row: int, col: int, text: str) -> SheetSpec:
+    rows = [list(line) for line in spec.rows] + [[] for _ in range(row + 1 - len(spec.rows))]
+    rows[row] = rows[row] + [None] * (col - len(rows[row])) + [text]
+    return SheetSpec(spec.name, rows)
+
+
+@pytest.mark.parametrize(("row", "col", "ref"), [(4999, 0, "A5000"), (19, 16383, "XFD20")])
+def test_an_xlsb_stray_is_ignored_the_same_way(row: int, col: int, ref: str) -> None:
+    clean = load_workbook(write_xlsb([TABLE]), SMALL).sheets[0]
+    sheet = load_workbook(write_xlsb([_with_far_cell(TABLE, row, col, "x")]), SMALL).sheets[0]
+    assert sheet.ignored_cells == [ref]
+    assert sheet.rows == clean.rows
+
+
+def test_many_xlsb_cells_past_the_gap_are_refused() -> None:
+    spec = TABLE
+    for n in range(17):
+        spec = _with_far_cell(spec, 5000 + n, 0, "x")
+    with pytest.raises(LimitExceeded) as caught:
+        load_workbook(write_xlsb([spec]), SMALL)
+    assert caught.value.limit == "max_rows"
