@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import struct
 from typing import Literal
 
 import pytest
 import python_calamine
 
 from services.tabular_parser.excel import CellValue, load_workbook, parse_amount
+from services.tabular_parser.excel._xls_scan import rk_number
 from services.tabular_parser.excel.numfmt import is_date_format, is_date_trap
 from tests.builders import CellInput
 from tests.builders.number_formats import write_formatted
@@ -111,3 +113,22 @@ def test_a_bracketed_text_amount_is_negative(text: str, expected: str) -> None:
 @pytest.mark.parametrize("text", ["-", "\u2014", " - "])
 def test_a_dash_text_is_no_amount(text: str) -> None:
     assert parse_amount(text) is None
+
+
+def _rk_of_double(number: float, *, hundredths: bool = False) -> int:
+    high: int = struct.unpack("<Q", struct.pack("<d", number))[0] >> 32
+    return (high & 0xFFFFFFFC) | (0x01 if hundredths else 0)
+
+
+@pytest.mark.parametrize(
+    ("rk", "expected"),
+    [
+        ((-13102 << 2 | 0x02) & 0xFFFFFFFF, -13102.0),  # a 30-bit integer
+        ((-2489595 << 2 | 0x03) & 0xFFFFFFFF, -24895.95),  # an integer of hundredths
+        (_rk_of_double(1234.5), 1234.5),  # the top 30 bits of a double
+        (_rk_of_double(-24.0), -24.0),
+    ],
+)
+def test_an_rk_number_decodes_as_biff_stores_it(rk: int, expected: float) -> None:
+    """MULRK and RK cells of 1C's XLS hold their numbers this way (MS-XLS 2.5.217)."""
+    assert rk_number(rk) == expected
