@@ -140,7 +140,8 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     other sheets go to the statements recogniser, which may join an актив and a пассив sheet
     into one BALANCE. A sheet that is neither is the file warning SHEET_OTHER; a sheet whose
     recognition raised is TABLE_PARSE_FAILED while the others go on; so is one ОСВ table of
-    a sheet whose other tables were read (located at its range; `osv.read_osv_sheet`). A
+    a sheet whose other tables were read (located at its range; `osv.read_osv_sheet`). A sheet
+    whose stray cells far past its table were dropped by the reader adds CELLS_IGNORED. A
     workbook with no document at all is an error (documents may be empty only when status =
     error).
     `release_rows` empties the rows of a sheet once its trial balances are read, so a large
@@ -165,7 +166,7 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     has_osv = bool(placed)
     statements = recognize_statements(rest)
     placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)
-    warnings = failed + statements.file_warnings()
+    warnings = failed + statements.file_warnings() + _ignored_cells(workbook)
     documents = [doc for _, doc in sorted(placed, key=lambda item: item[0])]
     if not documents:
         sheets = ", ".join(f"«{sheet.name}»" for sheet in workbook.sheets) or "none"
@@ -181,6 +182,24 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
         group_schema=group,
         statements_version=statements.statements_version if has_statements else None,
     )
+
+
+def _ignored_cells(workbook: Workbook) -> list[dict[str, Any]]:
+    """CELLS_IGNORED per sheet whose stray cells far past its table were not read."""
+    return [
+        {
+            "code": "CELLS_IGNORED",
+            "severity": "warning",
+            "message": (
+                f"Лист «{sheet.name}»: ячейки далеко за таблицей не прочитаны "
+                f"({', '.join(sheet.ignored_cells[:10])}"
+                f"{' …' if len(sheet.ignored_cells) > 10 else ''})"
+            ),
+            "locator": {"sheet": sheet.name, "range": sheet.ignored_cells[0]},
+        }
+        for sheet in workbook.sheets
+        if sheet.ignored_cells
+    ]
 
 
 def _first_sheet_index(document: dict[str, Any], order: dict[str, int]) -> int:

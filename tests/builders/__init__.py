@@ -13,6 +13,7 @@ from .hostile import (
     lying_dimension_bomb_xlsx,
     mutants,
     replace_member,
+    with_stray_cells,
     xxe_xlsx,
     zip_slip_xlsx,
 )
@@ -34,6 +35,7 @@ __all__ = [
     "rename_shared_strings",
     "replace_member",
     "spec_of",
+    "with_stray_cells",
     "write_xls",
     "write_xlsb",
     "write_xlsx",

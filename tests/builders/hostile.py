@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import random
+import re
 import zipfile
 from collections.abc import Callable, Iterator
+from xml.sax.saxutils import escape
 
 from .spec import SheetSpec
 from .xlsx import write_xlsx
@@ -17,6 +19,7 @@ __all__ = [
     "lying_dimension_bomb_xlsx",
     "mutants",
     "replace_member",
+    "with_stray_cells",
     "xxe_xlsx",
     "zip_slip_xlsx",
 ]
@@ -150,3 +153,26 @@ def mutants(data: bytes, count: int, *, seed: int = 0) -> Iterator[bytes]:
             for _ in range(rng.randint(1, 16)):
                 mutant[rng.randrange(len(mutant))] ^= rng.randrange(1, 256)
             yield bytes(mutant)
+
+
+def with_stray_cells(
+    xlsx: bytes, cells: dict[str, str], part: str = "xl/worksheets/sheet1.xml"
+) -> bytes:
+    """The workbook with text cells added at `cells` (A1 ref → text), each after the cells of
+    its row (so put at the row's far right), its row created in order when it has none."""
+    with zipfile.ZipFile(io.BytesIO(xlsx)) as source:
+        sheet = source.read(part)
+    for ref, text in cells.items():
+        number = int("".join(ch for ch in ref if ch.isdigit()))
+        cell = f'<c r="{ref}" t="inlineStr"><is><t xml:space="preserve">{escape(text)}</t></is></c>'
+        own = re.search(rb'<row r="%d"[^>]*>.*?(</row>)' % number, sheet, re.DOTALL)
+        if own is not None:
+            sheet = sheet[: own.start(1)] + cell.encode() + sheet[own.start(1) :]
+            continue
+        row = f'<row r="{number}">{cell}</row>'.encode()
+        later = next(
+            (m for m in re.finditer(rb'<row r="(\d+)"', sheet) if int(m.group(1)) > number), None
+        )
+        at = later.start() if later is not None else sheet.index(b"</sheetData>")
+        sheet = sheet[:at] + row + sheet[at:]
+    return replace_member(xlsx, part, sheet)

@@ -2,8 +2,9 @@
 
 Reads the globals (sheet list, fonts, XF styles) and each worksheet substream: ROW records
 carry the outline level, cell records their row/column (the real extent, checked against the
-caps before calamine allocates) and their XF (bold rows). Records are walked by header only;
-cell contents are never decoded here.
+caps before calamine allocates) and their XF (bold rows). Records are walked by header; a cell's
+number is decoded only when its XF's format is a date trap (`numfmt`), so that the reader can
+undo calamine's date guess.
 """
 
 from __future__ import annotations
@@ -14,27 +15,42 @@ from ._meta import SheetMeta
 from .errors import UnreadableWorkbook
 from .guards import check_extent
 from .limits import Limits
+from .numfmt import is_date_trap
 
-__all__ = ["scan_xls"]
+__all__ = ["rk_number", "scan_xls"]
 
 _FMT = "XLS"
 _BOF, _EOF = 0x0809, 0x000A
-_BOUNDSHEET, _FONT, _XF, _ROW = 0x0085, 0x0031, 0x00E0, 0x0208
+_BOUNDSHEET, _FONT, _XF, _ROW, _FORMAT = 0x0085, 0x0031, 0x00E0, 0x0208, 0x041E
 _MULRK, _MULBLANK = 0x00BD, 0x00BE
+_NUMBER, _RK, _FORMULA = 0x0203, 0x027E, 0x0006
 # NUMBER, LABELSST, RK, FORMULA, BLANK, BOOLERR, LABEL, RSTRING: row, col, xf at 0, 2, 4.
 _CELLS = frozenset({0x0203, 0x00FD, 0x027E, 0x0006, 0x0201, 0x0205, 0x0204, 0x00D6})
 _HEADER = struct.Struct("<HH")
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
+_F64 = struct.Struct("<d")
+_XF_RK = struct.Struct("<HI")
 _BOLD_WEIGHT = 700
+_NOT_A_NUMBER = b"\xff\xff"  # FORMULA: a result whose last two bytes are FFFF is no number
+
+
+class _Styles:
+    """The globals' XFs that are bold and those whose format is a date trap."""
+
+    __slots__ = ("bold", "traps")
+
+    def __init__(self, bold: frozenset[int], traps: frozenset[int]) -> None:
+        self.bold = bold
+        self.traps = traps
 
 
 def scan_xls(stream: bytes, limits: Limits) -> dict[str, SheetMeta]:
     """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
     try:
-        sheets, bold_xfs = _globals(stream)
+        sheets, styles = _globals(stream)
         return {
-            name: _scan_sheet(stream, offset, hidden, bold_xfs, limits)
+            name: _scan_sheet(stream, offset, hidden, styles, limits)
             for name, offset, hidden in sheets
         }
     except (struct.error, IndexError, UnicodeDecodeError) as exc:
@@ -46,10 +62,12 @@ def _records(stream: bytes, pos: int) -> tuple[int, int, int]:
     return code, pos + 4, size
 
 
-def _globals(stream: bytes) -> tuple[list[tuple[str, int, bool]], frozenset[int]]:
+def _globals(stream: bytes) -> tuple[list[tuple[str, int, bool]], _Styles]:
     sheets: list[tuple[str, int, bool]] = []
     fonts: list[bool] = []
     xf_fonts: list[int] = []
+    xf_formats: list[int] = []
+    trap_formats: set[int] = set()
     pos, end = 0, len(stream)
     biff8 = True
     while pos + 4 <= end:
@@ -69,10 +87,48 @@ def _globals(stream: bytes) -> tuple[list[tuple[str, int, bool]], frozenset[int]
                 fonts.append(False)
         elif code == _XF:
             xf_fonts.append(_U16.unpack_from(stream, body)[0])
+            xf_formats.append(_U16.unpack_from(stream, body + 2)[0])
+        elif code == _FORMAT:
+            index, text = _format(stream[body : body + size], biff8)
+            if is_date_trap(text, index):
+                trap_formats.add(index)
     bold = frozenset(
         index for index, font in enumerate(xf_fonts) if font < len(fonts) and fonts[font]
     )
-    return sheets, bold
+    traps = frozenset(index for index, fmt in enumerate(xf_formats) if fmt in trap_formats)
+    return sheets, _Styles(bold, traps)
+
+
+def _format(body: bytes, biff8: bool) -> tuple[int, str]:
+    """A FORMAT record: (format index, format code); a damaged text decodes with replacements."""
+    index = _U16.unpack_from(body, 0)[0]
+    if not biff8:
+        return index, body[3 : 3 + body[2]].decode("cp1252", "replace")
+    count = _U16.unpack_from(body, 2)[0]
+    if body[4] & 0x01:
+        return index, body[5 : 5 + 2 * count].decode("utf-16-le", "replace")
+    return index, body[5 : 5 + count].decode("latin-1")
+
+
+def rk_number(value: int) -> float:
+    """An RK number (MS-XLS 2.5.217, MS-XLSB RkNumber): a 30-bit integer or the top of a
+    double, maybe ÷100."""
+    if value & 0x02:
+        number = float((value >> 2) - (1 << 30) if value & 0x80000000 else value >> 2)
+    else:
+        number = _F64.unpack(b"\0\0\0\0" + _U32.pack(value & 0xFFFFFFFC))[0]
+    return number / 100 if value & 0x01 else number
+
+
+def _stored_number(stream: bytes, code: int, body: int) -> float | None:
+    """The number a NUMBER, RK or FORMULA record holds (from offset 6 of its body)."""
+    if code == _NUMBER:
+        return float(_F64.unpack_from(stream, body + 6)[0])
+    if code == _RK:
+        return rk_number(_U32.unpack_from(stream, body + 6)[0])
+    if code == _FORMULA and stream[body + 12 : body + 14] != _NOT_A_NUMBER:
+        return float(_F64.unpack_from(stream, body + 6)[0])
+    return None
 
 
 def _boundsheet(body: bytes, biff8: bool) -> tuple[str, int, bool] | None:
@@ -90,9 +146,10 @@ def _boundsheet(body: bytes, biff8: bool) -> tuple[str, int, bool] | None:
 
 
 def _scan_sheet(
-    stream: bytes, offset: int, hidden: bool, bold_xfs: frozenset[int], limits: Limits
+    stream: bytes, offset: int, hidden: bool, styles: _Styles, limits: Limits
 ) -> SheetMeta:
     meta = SheetMeta(hidden=hidden)
+    bold_xfs, traps, numbers = styles.bold, styles.traps, meta.numbers
     levels = meta.outline_levels
     bold_rows = meta.bold_rows
     first_row = first_col = 1 << 40
@@ -114,6 +171,10 @@ def _scan_sheet(
             first_col = min(first_col, col)
             if xf in bold_xfs:
                 bold_rows.add(row)
+            if xf in traps:
+                number = _stored_number(stream, code, body)
+                if number is not None:
+                    numbers[row, col] = number
         elif code in (_MULRK, _MULBLANK):
             row, col = _HEADER.unpack_from(stream, body)
             last = _U16.unpack_from(stream, body + size - 2)[0]
@@ -122,6 +183,11 @@ def _scan_sheet(
             first_row = min(first_row, row)
             last_col = max(last_col, last)
             first_col = min(first_col, col)
+            if code == _MULRK and traps:
+                for index in range(max(last - col + 1, 0)):
+                    xf, rk = _XF_RK.unpack_from(stream, body + 4 + 6 * index)
+                    if xf in traps:
+                        numbers[row, col + index] = rk_number(rk)
         elif code == _ROW:
             row = _U16.unpack_from(stream, body)[0]
             level = _U32.unpack_from(stream, body + 12)[0] & 0x07

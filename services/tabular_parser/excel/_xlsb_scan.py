@@ -3,8 +3,9 @@
 calamine exposes neither outline levels, merged ranges nor fonts for XLSB, so they come from
 here: BrtRowHdr carries the row and its outline level, BrtMergeCell a merged range, cell records
 their column (the real extent, checked against the caps before calamine allocates) and their
-cell XF (bold rows, with the bold XFs read from xl/styles.bin). Bold is a hint: a styles part
-that is missing, oversized or damaged gives no bold rows instead of failing the read.
+cell XF (bold rows, with the bold XFs read from xl/styles.bin; the stored number of cells whose
+format is a date trap, see `numfmt`). Styles are a hint: a styles part that is missing,
+oversized or damaged gives no bold rows and no trap cells instead of failing the read.
 """
 
 from __future__ import annotations
@@ -17,21 +18,33 @@ from collections.abc import Iterator
 from xml.etree import ElementTree
 
 from ._meta import SheetMeta
+from ._xls_scan import rk_number
 from .errors import UnreadableWorkbook
 from .guards import check_extent
 from .limits import Limits
 from .model import CellRange
+from .numfmt import is_date_trap
 
-__all__ = ["iter_records", "scan_xlsb"]
+__all__ = [
+    "CELL_TYPES",
+    "ROW_HDR",
+    "WS_DIM",
+    "iter_records",
+    "read_part",
+    "scan_xlsb",
+    "sheet_parts",
+]
 
 _FMT = "XLSB"
-_ROW_HDR = 0
-_CELL_TYPES = frozenset(range(1, 14)) | {62}  # BrtCellBlank … BrtFmlaError, BrtCellRString
-_WS_DIM = 148
+ROW_HDR = 0
+CELL_TYPES = frozenset(range(1, 14)) | {62}  # BrtCellBlank … BrtFmlaError, BrtCellRString
+WS_DIM = 148
 _MERGE_CELL = 176
 _BUNDLE_SH = 156
 _FONT = 43
+_FMT_RECORD = 44
 _XF = 47
+_CELL_RK, _CELL_REAL, _FMLA_NUM = 2, 5, 9
 _BEGIN_FONTS, _END_FONTS = 611, 612
 _BEGIN_CELL_XFS, _END_CELL_XFS = 617, 618
 _BOLD_WEIGHT = 700  # BrtFont.bls: 400 normal, 700 bold (800, 900 heavier still)
@@ -40,6 +53,7 @@ _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
 _CELL = struct.Struct("<II")
 _RFX = struct.Struct("<IIII")
+_F64 = struct.Struct("<d")
 # What a damaged styles part can raise: reading the member (zip, zlib) or its records.
 _STYLES_DAMAGE = (
     UnreadableWorkbook,
@@ -86,20 +100,20 @@ def _header(data: bytes, pos: int) -> tuple[int, int, int]:
 def scan_xlsb(archive: zipfile.ZipFile, limits: Limits) -> dict[str, SheetMeta]:
     """Sheet name → what the pass found; raises `UnreadableWorkbook` / `LimitExceeded`."""
     members = {name.lower(): name for name in archive.namelist()}
-    bold_xfs = _bold_xfs(archive, members, limits)
+    styles = _styles(archive, members, limits)
     try:
         return {
             name: _scan_sheet(
-                _read(archive, members[part.lower()], limits), hidden, bold_xfs, limits
+                read_part(archive, members[part.lower()], limits), hidden, styles, limits
             )
-            for name, part, hidden in _sheet_parts(archive, members, limits)
+            for name, part, hidden in sheet_parts(archive, members, limits)
             if part.lower() in members
         }
     except (struct.error, IndexError, UnicodeDecodeError) as exc:
         raise UnreadableWorkbook(f"damaged BIFF12 records: {exc}", fmt=_FMT) from exc
 
 
-def _read(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
+def read_part(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
     info = archive.getinfo(name)
     if info.file_size > limits.max_uncompressed_bytes:
         msg = f"part {name!r} is {info.file_size} bytes"
@@ -118,15 +132,15 @@ def _wide_string(data: bytes, pos: int) -> tuple[str, int]:
     return data[pos:end].decode("utf-16-le"), end
 
 
-def _sheet_parts(
+def sheet_parts(
     archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
 ) -> list[tuple[str, str, bool]]:
-    workbook = _read(archive, members["xl/workbook.bin"], limits)
+    workbook = read_part(archive, members["xl/workbook.bin"], limits)
     rels_name = members.get("xl/_rels/workbook.bin.rels")
     targets: dict[str, str] = {}
     if rels_name is not None:
         try:
-            root = ElementTree.fromstring(_read(archive, rels_name, limits))
+            root = ElementTree.fromstring(read_part(archive, rels_name, limits))
         except ElementTree.ParseError as exc:
             raise UnreadableWorkbook(f"workbook rels: {exc}", fmt=_FMT) from exc
         for rel in root.iter():
@@ -146,47 +160,76 @@ def _sheet_parts(
     return found
 
 
-def _bold_xfs(archive: zipfile.ZipFile, members: dict[str, str], limits: Limits) -> frozenset[int]:
-    """Indexes of the cell XFs whose font is bold; empty if xl/styles.bin cannot tell."""
+_NO_STYLES = (frozenset[int](), frozenset[int]())
+
+
+def _styles(
+    archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
+) -> tuple[frozenset[int], frozenset[int]]:
+    """The cell XFs whose font is bold and those whose format is a date trap; empty if
+    xl/styles.bin cannot tell."""
     name = members.get("xl/styles.bin")
     if name is None:
-        return frozenset()
+        return _NO_STYLES
     try:
         if archive.getinfo(name).file_size > limits.max_small_part_bytes:
-            return frozenset()
-        return _parse_bold_xfs(archive.read(name))
+            return _NO_STYLES
+        return _parse_styles(archive.read(name))
     except _STYLES_DAMAGE:
-        return frozenset()
+        return _NO_STYLES
 
 
-def _parse_bold_xfs(data: bytes) -> frozenset[int]:
-    """Fonts (BrtFont.bls) and cell XFs (BrtXF.iFont) up to BrtEndCellXFs; the rest is unread."""
+def _parse_styles(data: bytes) -> tuple[frozenset[int], frozenset[int]]:
+    """Formats (BrtFmt), fonts (BrtFont.bls) and cell XFs (BrtXF.iFmt, iFont) up to
+    BrtEndCellXFs; the rest is unread."""
     bold_fonts: list[bool] = []
     xf_fonts: list[int] = []
+    xf_formats: list[int] = []
+    trap_formats: set[int] = set()
     section = 0
     for kind, pos, size in iter_records(data):
         if kind == _FONT and section == _BEGIN_FONTS:
             bold_fonts.append(size >= 6 and _U16.unpack_from(data, pos + 4)[0] >= _BOLD_WEIGHT)
+        elif kind == _FMT_RECORD and size >= 6:
+            code, _ = _wide_string(data, pos + 2)
+            format_id = _U16.unpack_from(data, pos)[0]
+            if is_date_trap(code, format_id):
+                trap_formats.add(format_id)
         elif kind == _XF and section == _BEGIN_CELL_XFS:
             xf_fonts.append(_U16.unpack_from(data, pos + 4)[0] if size >= 6 else -1)
+            xf_formats.append(_U16.unpack_from(data, pos + 2)[0] if size >= 4 else -1)
         elif kind in (_BEGIN_FONTS, _BEGIN_CELL_XFS):
             section = kind
         elif kind == _END_FONTS:
             section = 0
         elif kind == _END_CELL_XFS:
             break
-    return frozenset(
+    bold = frozenset(
         index
         for index, font in enumerate(xf_fonts)
         if 0 <= font < len(bold_fonts) and bold_fonts[font]
     )
+    traps = frozenset(index for index, fmt in enumerate(xf_formats) if fmt in trap_formats)
+    return bold, traps
 
 
-def _scan_sheet(data: bytes, hidden: bool, bold_xfs: frozenset[int], limits: Limits) -> SheetMeta:
+def _stored_number(data: bytes, kind: int, body: int, size: int) -> float | None:
+    """The number of a BrtCellRk, BrtCellReal or BrtFmlaNum record (after column and style)."""
+    if kind == _CELL_RK and size >= 12:
+        return rk_number(_U32.unpack_from(data, body + 8)[0])
+    if kind in (_CELL_REAL, _FMLA_NUM) and size >= 16:
+        return float(_F64.unpack_from(data, body + 8)[0])
+    return None
+
+
+def _scan_sheet(
+    data: bytes, hidden: bool, styles: tuple[frozenset[int], frozenset[int]], limits: Limits
+) -> SheetMeta:
     """Walks the records inline (no generator: a sheet holds millions of them)."""
     meta = SheetMeta(hidden=hidden)
+    bold_xfs, traps = styles
     bold_rows = meta.bold_rows
-    cell_types = _CELL_TYPES
+    cell_types = CELL_TYPES
     unpack_cell = _CELL.unpack_from
     unpack_u32 = _U32.unpack_from
     row = 0
@@ -211,6 +254,10 @@ def _scan_sheet(data: bytes, hidden: bool, bold_xfs: frozenset[int], limits: Lim
                 col, style = unpack_cell(data, body)
                 if (style & _STYLE_REF) in bold_xfs:
                     bold_rows.add(row)
+                if traps and (style & _STYLE_REF) in traps:
+                    number = _stored_number(data, kind, body, size)
+                    if number is not None:
+                        meta.numbers[row, col] = number
             else:
                 col = unpack_u32(data, body)[0]
             cells += 1
@@ -222,12 +269,12 @@ def _scan_sheet(data: bytes, hidden: bool, bold_xfs: frozenset[int], limits: Lim
                 extent_row = row
                 last_row = max(last_row, row)
                 first_row = min(first_row, row)
-        elif kind == _ROW_HDR:
+        elif kind == ROW_HDR:
             row = unpack_u32(data, body)[0]
             level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
             if level:
                 meta.outline_levels[row] = level
-        elif kind == _WS_DIM:
+        elif kind == WS_DIM:
             top, bottom, left, right = _RFX.unpack_from(data, body)
             check_extent(top, left, bottom, right, 0, limits, _FMT)
         elif kind == _MERGE_CELL:

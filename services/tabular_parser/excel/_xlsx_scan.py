@@ -4,8 +4,9 @@ The sheet XML is decompressed in blocks and scanned with byte regexes (no DOM, n
 callbacks). The guard pass measures the real extent of the sheet — the used rectangle and the
 number of cells — and checks it against the caps *before* calamine allocates its dense grid,
 because a bomb can lie in its `<dimension>`. The describe pass (row outline levels, bold cells
-by style index, formula cells with no cached value, the row-tag cap) is returned deferred: the
-reader runs it while calamine, which releases the GIL, parses the same sheet. Part names are
+by style index, formula cells with no cached value, the row-tag cap, the stored number of cells
+styled with a date-trap format, see `numfmt`) is returned deferred: the reader runs it while
+calamine, which releases the GIL, parses the same sheet. Part names are
 matched case-insensitively (1C's `SharedStrings.xml`).
 """
 
@@ -22,8 +23,9 @@ from ._meta import SheetMeta
 from .errors import LimitExceeded, UnreadableWorkbook
 from .guards import check_dimension, check_extent, check_xml_head, parse_cell_ref
 from .limits import Limits
+from .numfmt import is_date_trap
 
-__all__ = ["Describe", "scan_xlsx"]
+__all__ = ["Describe", "col_index", "row_blocks", "scan_xlsx", "sheet_parts"]
 
 _FMT = "XLSX"
 _BLOCK = 1 << 20
@@ -57,15 +59,26 @@ def scan_xlsx(archive: zipfile.ZipFile, limits: Limits) -> dict[str, Describe]:
     """Guard every sheet now (raises `UnreadableWorkbook` / `LimitExceeded`); sheet name → its
     describe pass, which reads `archive` again and so needs it open when called."""
     members = {name.lower(): name for name in archive.namelist()}
-    sheets = _sheet_parts(archive, members, limits)
-    bold_cell = _bold_cell_regex(_bold_styles(archive, members, limits))
+    sheets = sheet_parts(archive, members, limits)
+    bold_styles, trap_styles = _styles(archive, members, limits)
+    cells = _Cells(_styled_cell_regex(bold_styles), _styled_cell_regex(trap_styles, generic=True))
     found: dict[str, Describe] = {}
     for name, part, hidden in sheets:
         path = members.get(part.lower())
         if path is not None:
             _guard_sheet(archive, path, limits)
-            found[name] = partial(_describe_sheet, archive, path, hidden, bold_cell, limits)
+            found[name] = partial(_describe_sheet, archive, path, hidden, cells, limits)
     return found
+
+
+class _Cells:
+    """The describe pass's cell regexes: bold cells (row), date-trap cells (attributes, body)."""
+
+    __slots__ = ("bold", "traps")
+
+    def __init__(self, bold: re.Pattern[bytes] | None, traps: re.Pattern[bytes] | None) -> None:
+        self.bold = bold
+        self.traps = traps
 
 
 def _read_small(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
@@ -89,7 +102,7 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1]
 
 
-def _sheet_parts(
+def sheet_parts(
     archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
 ) -> list[tuple[str, str, bool]]:
     """(sheet name, part path, hidden) in workbook order, via workbook.xml and its rels."""
@@ -114,23 +127,39 @@ def _sheet_parts(
     return found
 
 
-def _bold_styles(archive: zipfile.ZipFile, members: dict[str, str], limits: Limits) -> list[int]:
-    """Indexes of `cellXfs` entries whose font is bold."""
+def _styles(
+    archive: zipfile.ZipFile, members: dict[str, str], limits: Limits
+) -> tuple[list[int], list[int]]:
+    """Indexes of `cellXfs` entries whose font is bold, and of those whose number format (one
+    written in `numFmts`) is a date trap."""
     name = members.get("xl/styles.xml")
     if name is None:
-        return []
+        return [], []
     styles = _parse_xml(archive, name, limits)
     bold_fonts: list[bool] = []
-    xfs: list[int] = []
+    traps: set[str] = set()
+    xfs: list[tuple[int, str]] = []
     for section in styles:
         kind = _local(section.tag)
         if kind == "fonts":
             bold_fonts = [_is_bold(font) for font in section]
+        elif kind == "numFmts":
+            traps = {
+                fmt.attrib.get("numFmtId", "")
+                for fmt in section
+                if is_date_trap(fmt.attrib.get("formatCode", ""))
+            }
         elif kind == "cellXfs":
-            xfs = [int(xf.attrib.get("fontId", "0") or 0) for xf in section]
-    return [
-        index for index, font in enumerate(xfs) if 0 <= font < len(bold_fonts) and bold_fonts[font]
+            xfs = [
+                (int(xf.attrib.get("fontId", "0") or 0), xf.attrib.get("numFmtId", "0"))
+                for xf in section
+            ]
+    bold = [
+        index
+        for index, (font, _) in enumerate(xfs)
+        if 0 <= font < len(bold_fonts) and bold_fonts[font]
     ]
+    return bold, [index for index, (_, fmt) in enumerate(xfs) if fmt in traps]
 
 
 def _is_bold(font: ElementTree.Element) -> bool:
@@ -140,12 +169,17 @@ def _is_bold(font: ElementTree.Element) -> bool:
     return False
 
 
-def _bold_cell_regex(bold_styles: list[int]) -> re.Pattern[bytes] | None:
-    if not bold_styles:
+def _styled_cell_regex(styles: list[int], *, generic: bool = False) -> re.Pattern[bytes] | None:
+    """Cells styled with one of `styles`: for bold (a hint) only the usual attribute order
+    (r, s, t), capturing the row; `generic`, any order, capturing the attributes and the body."""
+    if not styles:
         return None
-    alternatives = "|".join(str(index) for index in bold_styles[:500])
-    # Bold is a hint, not a guard: only the usual attribute order (r, s, t) is matched.
-    return re.compile(rb'<c r="[A-Z]{1,3}([0-9]{1,7})" s="(?:' + alternatives.encode() + rb')"')
+    alternatives = "|".join(str(index) for index in styles[:500]).encode()
+    if generic:
+        return re.compile(
+            rb'<c\b([^>]*?\bs="(?:' + alternatives + rb')"[^>]*?)(?<!/)>(.*?)</c>', re.DOTALL
+        )
+    return re.compile(rb'<c r="[A-Z]{1,3}([0-9]{1,7})" s="(?:' + alternatives + rb')"')
 
 
 class _Extent:
@@ -171,7 +205,7 @@ class _Extent:
             raise LimitExceeded("max_cells", self.cells, limits.max_cells, fmt=_FMT)
 
 
-def _row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
+def row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
     """The decompressed part in blocks of about `_BLOCK` bytes, each ending after a `</row>`
     (the last one: whatever is left), so no row is split across two blocks."""
     with archive.open(name) as part:
@@ -197,7 +231,7 @@ def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
     """The caps, enforced while reading: a lying `<dimension>` cannot get past this."""
     extent = _Extent()
     head = True
-    for block in _row_blocks(archive, name):
+    for block in row_blocks(archive, name):
         if head:
             check_xml_head(block[: limits.max_xml_prolog_bytes], name, limits, _FMT)
             dimension = _DIMENSION.search(block[: limits.max_xml_prolog_bytes])
@@ -228,13 +262,15 @@ def _describe_sheet(
     archive: zipfile.ZipFile,
     name: str,
     hidden: bool,
-    bold_cell: re.Pattern[bytes] | None,
+    cells: _Cells,
     limits: Limits,
 ) -> SheetMeta:
     meta = SheetMeta(hidden=hidden)
     state = _RowState()
-    for block in _row_blocks(archive, name):
-        _describe_block(block, meta, state, bold_cell)
+    for block in row_blocks(archive, name):
+        _describe_block(block, meta, state, cells.bold)
+        if cells.traps is not None:
+            _stored_numbers(block, cells.traps, meta.numbers)
         if state.seen > limits.max_rows:  # a superset (`<rowBreaks`): a cap, not a count
             raise LimitExceeded("max_rows", state.seen, limits.max_rows, fmt=_FMT)
     return meta
@@ -264,6 +300,30 @@ def _describe_block(
                 meta.formula_cells.add(cell)
     if bold_cell is not None:
         meta.bold_rows.update(int(row) - 1 for row in set(bold_cell.findall(block)))
+
+
+_ATTR_CELL_REF = re.compile(rb'\br="([A-Z]{1,3}[0-9]{1,7})"')
+_ATTR_TYPE = re.compile(rb'\bt="([^"]*)"')
+_VALUE = re.compile(rb"<v>([^<]*)</v>")
+
+
+def _stored_numbers(
+    block: bytes, cells: re.Pattern[bytes], numbers: dict[tuple[int, int], float]
+) -> None:
+    """The `<v>` of each numeric cell the regex matches (a date-trap style), by position."""
+    for attrs, body in cells.findall(block):
+        kind = _ATTR_TYPE.search(attrs)
+        ref = _ATTR_CELL_REF.search(attrs)
+        value = _VALUE.search(body)
+        if ref is None or value is None or (kind is not None and kind.group(1) != b"n"):
+            continue
+        cell = parse_cell_ref(ref.group(1).decode("ascii"))
+        try:
+            number = float(value.group(1))
+        except ValueError:
+            continue
+        if cell is not None:
+            numbers[cell] = number
 
 
 def _within_known(block: bytes, extent: _Extent) -> bool:
@@ -325,7 +385,7 @@ def _same_length_range(low: str, high: str) -> str:
 
 def _widen(extent: _Extent, letters: set[bytes], numbers: set[bytes]) -> None:
     if letters:
-        cols = [_col_index(text) for text in letters]
+        cols = [col_index(text) for text in letters]
         extent.first_col = min(extent.first_col, *cols)
         extent.last_col = max(extent.last_col, *cols)
     if numbers:
@@ -365,7 +425,7 @@ def _read_rows(block: bytes, rows: int, meta: SheetMeta, state: _RowState) -> No
     state.last = last
 
 
-def _col_index(letters: bytes) -> int:
+def col_index(letters: bytes) -> int:
     col = 0
     for ch in letters:
         col = col * 26 + ch - 64

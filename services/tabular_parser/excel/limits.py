@@ -11,7 +11,8 @@ thousand rows) with headroom, while keeping one worker far below its memory limi
   Checked only for members above `ratio_floor_bytes` (1 MiB), where a high ratio matters.
 - `max_rows` 1,000,000 and `max_cols` 16,384 (Excel's width): a used cell past row
   1,000,000 is not a real statement, and refusing it keeps a sparse XFD1048576 cell away
-  from calamine, which allocates the whole used rectangle.
+  from calamine, which allocates the whole used rectangle. An XLSX sheet over these extent caps
+  only because of a few stray cells far past its table is read without them (`_strays`).
 - `max_cells` 10,000,000: both the used rectangle (calamine allocates ~32 bytes a cell) and
   the number of cells actually present; 10 M cells ≈ 320 MB in calamine.
 - `max_xml_prolog_bytes` 64 KiB: a DOCTYPE can only sit before the root element, so only the

@@ -42,7 +42,8 @@ class Sheet:
     `cell_text` or `cell`, which treat `""`, None (what a hand-built sheet may hold) and a
     missing cell alike. `outline_levels` holds only rows whose level is above 0.
     `formula_cells` are cells holding a formula with no cached value: they are empty and
-    never evaluated.
+    never evaluated. `ignored_cells` are the A1 refs of stray cells far past the table that
+    were dropped so that the sheet fits the caps (see `_strays`).
     """
 
     name: str
@@ -52,6 +53,7 @@ class Sheet:
     bold_rows: set[int] = field(default_factory=set)
     formula_cells: set[tuple[int, int]] = field(default_factory=set)
     hidden: bool = False
+    ignored_cells: list[str] = field(default_factory=list)
 
     def cell(self, row: int, col: int) -> CellValue:
         """The value at (row, col); None for an empty or missing cell."""

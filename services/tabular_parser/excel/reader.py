@@ -11,11 +11,13 @@ streaming passes run on a second thread beside it: the guard pass while calamine
 workbook (shared strings, styles), each sheet's describe pass while calamine parses that
 sheet. The order that keeps hostile files safe holds: container checks, then every sheet's
 guard, then sheet parsing. XLS and XLSB are read in that order without overlap: calamine may
-parse their sheets when it opens the file.
+parse their sheets when it opens the file. An XLSX or XLSB sheet refused by an extent cap only
+because of a few stray cells far past its table is read without them (`_strays`).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import zipfile
 from collections.abc import Callable, Iterator, Mapping
@@ -28,6 +30,7 @@ import python_calamine
 
 from ._meta import SheetMeta
 from ._ole import workbook_stream
+from ._strays import strip_xlsb_strays, strip_xlsx_strays
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
 from ._xlsx_scan import Describe, scan_xlsx
@@ -62,14 +65,40 @@ def _guarded(fmt: str, action: Callable[[], _T]) -> _T:
         raise UnreadableWorkbook(reason, fmt=fmt) from exc
 
 
+_EXTENT_CAPS = frozenset({"max_rows", "max_cols", "max_cells"})
+_STRIP_STRAYS = {"XLSX": strip_xlsx_strays, "XLSB": strip_xlsb_strays}
+
+
 def _read(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
-    if fmt != "XLSX":
-        metas = _scan(data, fmt, limits)
-        describes: dict[str, Describe] = {
-            name: partial(_known, meta) for name, meta in metas.items()
-        }
-        with _open(data) as book:
-            return _read_sheets(book, describes, None, fmt, limits)
+    """An XLSX or XLSB refused by an extent cap is read again without its stray cells, if it
+    has strays whose removal fits it in the caps (`_strays`); otherwise the refusal stands."""
+    try:
+        return _read_format(data, fmt, limits)
+    except LimitExceeded as refused:
+        strip = _STRIP_STRAYS.get(fmt)
+        stripped = strip(data, limits) if strip and refused.limit in _EXTENT_CAPS else None
+        if stripped is None:
+            raise
+    cleaned, ignored = stripped
+    book = _read_format(cleaned, fmt, limits)
+    for sheet in book.sheets:
+        sheet.ignored_cells = ignored.get(sheet.name, [])
+    return book
+
+
+def _read_format(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    return _read_xlsx(data, limits) if fmt == "XLSX" else _read_binary(data, fmt, limits)
+
+
+def _read_binary(data: bytes, fmt: ExcelFormat, limits: Limits) -> Workbook:
+    metas = _scan(data, fmt, limits)
+    describes: dict[str, Describe] = {name: partial(_known, meta) for name, meta in metas.items()}
+    with _open(data) as book:
+        return _read_sheets(book, describes, None, fmt, limits)
+
+
+def _read_xlsx(data: bytes, limits: Limits) -> Workbook:
+    fmt: ExcelFormat = "XLSX"
     # The scanner is shut down (waiting for its pass) before the archive it reads is closed.
     with (
         zipfile.ZipFile(io.BytesIO(data)) as archive,
@@ -166,7 +195,18 @@ def _read_sheet(
     for row, col in meta.formula_cells:
         if row < len(sheet.rows) and col < len(sheet.rows[row]):
             sheet.rows[row][col] = ""
+    _restore_numbers(sheet.rows, meta.numbers)
     return sheet
+
+
+_TEMPORAL = (dt.datetime, dt.date, dt.time, dt.timedelta)
+
+
+def _restore_numbers(rows: list[list[CellValue]], numbers: Mapping[tuple[int, int], float]) -> None:
+    """The stored number where calamine guessed a date or a time from a trap format (`numfmt`)."""
+    for (row, col), number in numbers.items():
+        if row < len(rows) and col < len(rows[row]) and isinstance(rows[row][col], _TEMPORAL):
+            rows[row][col] = number
 
 
 def _absolute_rows(

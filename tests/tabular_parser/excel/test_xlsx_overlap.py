@@ -142,7 +142,7 @@ def test_blocks_end_after_a_row_and_make_up_the_part(
     rows: list[list[CellInput]] = [[f"строка {i}", i, i / 4] for i in range(500)]
     archive = zipfile.ZipFile(io.BytesIO(write_xlsx([SheetSpec("S", rows=rows)])))
     monkeypatch.setattr(_xlsx_scan, "_BLOCK", block)
-    blocks = list(_xlsx_scan._row_blocks(archive, _SHEET))
+    blocks = list(_xlsx_scan.row_blocks(archive, _SHEET))
     assert b"".join(blocks) == archive.read(_SHEET)
     assert all(part.endswith(b"</row>") for part in blocks[:-1])
     assert all(part.count(b"<row ") == part.count(b"</row>") for part in blocks[:-1])
