@@ -1,0 +1,110 @@
+"""1C ledger reports laid out in code, as real exports print them (shared/notes/domain.md).
+
+Each is a `SheetSpec` for the workbook writers. The amounts are round integers on purpose
+(25000, 80000, 1500): the shapes a statements recogniser once took for line codes.
+"""
+
+from __future__ import annotations
+
+from .spec import CellInput, SheetSpec
+
+__all__ = [
+    "account_analysis",
+    "account_card",
+    "chart_of_accounts",
+    "flat_turnover_table",
+    "postings_report",
+    "unreadable_balance_table",
+]
+
+ORG = 'ООО "Ромашка"'
+Row = list[CellInput]
+
+
+def account_analysis(account: str = "51", name: str = "Лист_1") -> SheetSpec:
+    """«Анализ счета 51 за 2024 г.»: Кор. счет × Дебет / Кредит, with opening and closing
+    balances, a level column left of the report (as 1C's flat export prints it)."""
+    rows: list[Row] = [
+        ["Уровень", "Курсив", f"Анализ счета {account} за 2024 г."],
+        [0, 0],
+        [0, 0, "Выводимые данные: БУ (данные бухгалтерского учета)"],
+        [0, 0, "Счет", "Кор. Счет", "Дебет", "Кредит"],
+        [0, 0, account, "Начальное сальдо", 14203365.65],
+        [2, 0, None, "60", None, 44960],
+        [2, 0, None, "62", 25000],
+        [2, 0, None, "66", 80000],
+        [2, 0, None, "91", None, 1500],
+        [0, 0, account, "Оборот", 105000, 46460],
+        [0, 0, account, "Конечное сальдо", 14261905.65],
+    ]
+    return SheetSpec(name, rows)
+
+
+def account_card(account: str = "60.01", name: str = "Карточка") -> SheetSpec:
+    """«Карточка счета 60.01»: one posting a row, Дебет / Кредит and a running balance."""
+    rows: list[Row] = [
+        [ORG],
+        [f"Карточка счета {account} за Январь 2024 г."],
+        [],
+        ["Период", "Документ", "Операция", "Дебет", "Кредит", "Текущее сальдо"],
+        ["Сальдо на начало", None, None, None, None, 1500],
+        ["09.01.2024", "Поступление 12", "Поставщик", 1210, None, 2710],
+        ["15.01.2024", "Списание 3", "Оплата", None, 2110, 600],
+        ["Обороты за период и сальдо на конец", None, None, 1210, 2110, 600],
+    ]
+    return SheetSpec(name, rows)
+
+
+def postings_report(name: str = "Проводки") -> SheetSpec:
+    """«Отчет по проводкам»: Дт / Кт accounts and an amount column."""
+    rows: list[Row] = [
+        [ORG],
+        ["Отчет по проводкам за 1 квартал 2024 г."],
+        ["Дата", "Документ", "Дт", "Кт", "Сумма"],
+        ["10.01.2024", "Поступление 1", "41.01", "60.01", 1210],
+        ["11.01.2024", "Оплата 2", "60.01", "51", 1230],
+        ["12.01.2024", "Реализация 3", "62.01", "90.01", 2110],
+    ]
+    return SheetSpec(name, rows)
+
+
+def chart_of_accounts(name: str = "План") -> SheetSpec:
+    """A chart of accounts: codes and names, no amounts."""
+    rows: list[Row] = [
+        ["План счетов бухгалтерского учета"],
+        ["Код", "Наименование", "Вид"],
+        ["01", "Основные средства", "А"],
+        ["51", "Расчетные счета", "А"],
+        ["60", "Расчеты с поставщиками и подрядчиками", "АП"],
+    ]
+    return SheetSpec(name, rows)
+
+
+def flat_turnover_table(name: str = "Свод") -> SheetSpec:
+    """A flat table a processing script built from an ОСВ: machine column names, leaf rows."""
+    rows: list[Row] = [
+        ["Исх.файл", "Субконто", "Дебет_начало", "Кредит_начало", "Дебет_оборот", "Кредит_оборот"],
+        ["МЗП_10.xlsx", "Адсорбенты", 1210, None, 1500, 2110],
+        ["МЗП_10.xlsx", "Соя", 2400, None, 25000, 80000],
+        ["МЗП_10.xlsx", "Шрот", 3000, None, 1230, 1240],
+    ]
+    return SheetSpec(name, rows)
+
+
+def unreadable_balance_table(name: str = "TDSheet") -> SheetSpec:
+    """Balances and turnovers with neither a title nor Дебет / Кредит under the balances:
+    one balance column a side is no ОСВ header the reader knows."""
+    rows: list[Row] = [
+        [
+            "№ строки",
+            "Счет",
+            "Входящие остатки",
+            "Обороты-дебет",
+            "Обороты-кредит",
+            "Исходящие остатки",
+        ],
+        [1, "205.01", 1210, 2110, 1500, 1820],
+        [2, "206.01", 2400, 1230, 1240, 2390],
+        [3, "603.12", 1600, 2400, 1000, 3000],
+    ]
+    return SheetSpec(name, rows)
