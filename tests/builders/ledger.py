@@ -11,9 +11,12 @@ from .spec import CellInput, SheetSpec
 __all__ = [
     "account_analysis",
     "account_card",
+    "bank_turnover_statement",
     "chart_of_accounts",
     "flat_turnover_table",
     "postings_report",
+    "turnover_of_account",
+    "turnover_with_indicators",
     "unreadable_balance_table",
 ]
 
@@ -108,3 +111,65 @@ def unreadable_balance_table(name: str = "TDSheet") -> SheetSpec:
         [3, "603.12", 1600, 2400, 1000, 3000],
     ]
     return SheetSpec(name, rows)
+
+
+def turnover_of_account(account: str = "11", name: str = "TDSheet") -> SheetSpec:
+    """1C:УПП «Обороты счета 11»: the six sums on one header row, the corresponding accounts'
+    columns between the turnovers (typed as numbers: 1.0 is account 01), a «Количество» row
+    under each entity, «Итого» last. Every control sum holds."""
+    header: Row = [None, "Субконто", None, "Нач. сальдо деб.", "Нач. сальдо кред.", "Деб. оборот"]
+    header += [1.0, 60.0, "Кред. оборот", 20.0, "Кон. сальдо деб.", "Кон. сальдо кред."]
+    money: Row = [1000, None, 500, 300, 200, 400, 400, 1100, None]
+    quantity: Row = [10.125, None, 5.5, 5.5, None, 4.25, 4.25, 11.375, None]
+    rows: list[Row] = [
+        [None, ORG],
+        [None, f"Обороты счета {account}"],
+        [None, "Период: 1 полугодие 2025 г."],
+        [None, "Выводимые данные: сумма"],
+        [],
+        header,
+        [None, f"{account}.04", None, *money],
+        [None, "Выращивание. Овцы", None, *money],
+        [None, "Количество", None, *quantity],
+        [None, "Итого", None, *money],
+    ]
+    return SheetSpec(name, rows)
+
+
+def turnover_with_indicators(account: str = "10", name: str = "Лист_1") -> SheetSpec:
+    """1C:БП «Обороты счета 10» as a flat export: a level column left of the report, sums
+    headed «Начальное сальдо Дт» … on one row, a «Показатели» column (БУ / Кол.)."""
+    header: Row = [0, None, "Счет", "Показа-\nтели", "Начальное сальдо Дт", "Начальное сальдо Кт"]
+    header += ["Оборот Дт", "60", "Оборот Кт", "20", "Конечное сальдо Дт", "Конечное сальдо Кт"]
+    rows: list[Row] = [
+        [0, None, ORG],
+        [0, None, f"Обороты счета {account} за 4 квартал 2024 г."],
+        [0],
+        header,
+        [0, None, "Номенклатура"],
+        [0, None, account, "БУ", 1500, None, 700, 700, 200, 200, 2000, None],
+        [0, None, None, "Кол.", 3.125, None, 1.5, 1.5, 0.5, 0.5, 4.125, None],
+        [1, None, "Мука", "БУ", 1500, None, 700, 700, 200, 200, 2000, None],
+        [1, None, None, "Кол.", 3.125, None, 1.5, 1.5, 0.5, 0.5, 4.125, None],
+        [0, None, "Итого", "БУ", 1500, None, 700, 700, 200, 200, 2000, None],
+    ]
+    return SheetSpec(name, rows, outline_levels={7: 1, 8: 1})
+
+
+def bank_turnover_statement(name: str = "Sheet1") -> SheetSpec:
+    """A bank's «Оборотная ведомость по балансовым счетам»: 4-digit balance accounts in a
+    «Б/сч» column, balances by side (Актив / Пассив), turnovers by Дебет / Кредит. Account
+    1011 does not balance (as the real export's do not); 1020 has a fraction of a kopeck."""
+    rows: list[Row] = [
+        ["Название банка"],
+        ["Оборотная ведомость по балансовым счетам"],
+        ["за период с 01.01.2016 по 31.12.2016"],
+        [None, None, None, None, None, None, "в руб."],
+        ["Б/сч", "ВХОДЯЩЕЕ САЛЬДО", None, "ОБОРОТЫ", None, "ИСХОДЯЩЕЕ САЛЬДО"],
+        [None, "Актив", "Пассив", "Дебет", "Кредит", "Актив", "Пассив"],
+        ["КЛАСС  1  Денежные средства"],
+        ["1010", 1500.0, 0.0, 700.0, 200.0, 2000.0, 0.0],
+        ["1011", 1210.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        ["1020", 2400.005, 0.0, 100.0, 0.0, 2500.01, 0.0],
+    ]
+    return SheetSpec(name, rows, merged=[(4, 1, 4, 2), (4, 3, 4, 4), (4, 5, 4, 6)])

@@ -2,12 +2,14 @@
 
 A row that carries only another «Показатели» indicator (НУ, ПР, ВР, Кол., Вал.) belongs to
 the entity above it: money is the БУ row, the other indicators' values are kept in that
-entity's `extra` under «<indicator>: <column>» so nothing printed is lost.
+entity's `extra` under «<indicator>: <column>» so nothing printed is lost. Without a
+«Показатели» column, a row labelled «Количество» (or «Валютная сумма») is such a row too.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
 from dataclasses import dataclass, field
 
 from services.tabular_parser.excel.model import CellValue, Sheet
@@ -23,6 +25,10 @@ __all__ = ["Body", "Entry", "Issue", "read_body"]
 
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
+# Rows that carry another measure of the entity above when there is no «Показатели» column.
+_QUANTITY = "кол"
+_ROUNDED = "OSV_VALUE_ROUNDED"
+_INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
 _SUMS = 6  # `_columns.SUM_FIELDS`
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
@@ -104,8 +110,27 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             last_row = _give_back_title_block(sheet, layout, r, entries, issues)
             break
         indicator = "" if indicator_col is None else _text_at(cells, indicator_col)
-        if current is not None and indicator and account is None and name is None:
-            _fold_indicator(current, indicator, values, layout)
+        if (
+            current is not None
+            and indicator
+            and account is None
+            and name is None
+            and outline_levels.get(r, 0) == current.outline
+        ):  # (a row one outline level deeper is an unnamed subconto of its own)
+            _fold_indicator(current, indicator, values, layout, cells)
+            if indicator.lower().startswith(_QUANTITY):
+                _keep_rounding_of_money(issues, r)
+            last_row = r
+            continue
+        if (
+            current is not None
+            and indicator_col is None
+            and account is None
+            and name is not None
+            and name.lower() in _INDICATOR_ROWS
+        ):  # «Обороты счета» prints the quantity on a row of its own, named in the label column
+            _fold_indicator(current, name, values, layout, cells)
+            _keep_rounding_of_money(issues, r)
             last_row = r
             continue
         extra = _extra(cells, layout)
@@ -124,10 +149,30 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         kind = "subconto" if account is None else "subaccount" if "." in account else "account"
         current = Entry(r, kind, account, name, inn, values, extra, outline_levels.get(r, 0))
         if moved is not None:
-            _fold_indicator(current, indicator, moved, layout)
+            _fold_indicator(current, indicator, moved, layout, cells)
         entries.append(current)
         last_row = r
-    return Body(entries, total, last_row, issues)
+    return Body(entries, total, last_row, _one_rounding_issue(issues))
+
+
+def _keep_rounding_of_money(issues: list[Issue], row: int) -> None:
+    """A quantity row's digits are kept as printed (`_fold_indicator`): nothing was rounded."""
+    issues[:] = [i for i in issues if i.code != _ROUNDED or i.row_index != row]
+
+
+def _one_rounding_issue(issues: list[Issue]) -> list[Issue]:
+    """Sums with fractions of a kopeck (a bank's export may print 74975624165.88272): one
+    warning for the table, at the first such cell, with how many there are."""
+    rounded = [issue for issue in issues if issue.code == _ROUNDED]
+    if not rounded:
+        return issues
+    first = rounded[0]
+    message = (
+        f"{len(rounded)} sums have fractions of a kopeck and were rounded half-up to kopecks "
+        f"(the first: {first.message}); a control sum may differ by a kopeck per such value"
+    )
+    kept = [issue for issue in issues if issue.code != _ROUNDED]
+    return [*kept, Issue(_ROUNDED, message, first.row_index, first.column_index)]
 
 
 def _give_back_title_block(
@@ -234,6 +279,8 @@ def _span_amount(
         found = _parse(value)
         if found is None:
             _unreadable(value, row, col, issues)
+        elif type(value) is float and abs(value - found / 100) > 2 * math.ulp(value):
+            issues.append(Issue(_ROUNDED, f"{value!r} rounded to kopecks", row, col))
         return found
     return None
 
@@ -275,14 +322,34 @@ def _extra_text(value: CellValue) -> str | None:
     return cell_text(value) or None
 
 
-def _fold_indicator(entry: Entry, indicator: str, values: list[int | None], layout: Layout) -> None:
-    """Put an indicator row's values into its entity (БУ → the sums, others → extra)."""
+def _fold_indicator(
+    entry: Entry,
+    indicator: str,
+    values: list[int | None],
+    layout: Layout,
+    cells: list[CellValue],
+) -> None:
+    """Put an indicator row's values into its entity (БУ → the sums, others → extra).
+
+    A quantity keeps its cell's own digits («1341036.632»): it is no money, so it is not
+    rounded to kopecks; the money indicators (НУ, ПР, ВР, Вал.) are money strings."""
     if indicator.lower() == _MONEY_INDICATOR and all(v is None for v in entry.values):
         entry.values[:] = values
         return
-    for label, value in zip(layout.sum_labels, values, strict=True):
-        if value is not None:
-            entry.extra[f"{indicator}: {label}"] = format_kopecks(value)
+    quantity = indicator.lower().startswith(_QUANTITY)
+    for label, value, (start, end) in zip(layout.sum_labels, values, layout.sums, strict=True):
+        if value is None:
+            continue
+        text = _first_text(cells, start, end) if quantity else None
+        entry.extra[f"{indicator}: {label}"] = text or format_kopecks(value)
+
+
+def _first_text(cells: list[CellValue], start: int, end: int) -> str | None:
+    """The text of the first non-empty cell of a sum span."""
+    for col in range(start, min(end, len(cells) - 1) + 1):
+        if (text := _text(cells[col])) != "":
+            return text
+    return None
 
 
 def _inn(value: CellValue) -> str | None:

@@ -154,7 +154,7 @@ def _table(
     `organization` is the previous table's, kept when this title block names none.
     """
     title_start = _after_footer(sheet, previous_end, layout.header_row) if previous_end else 0
-    title = read_title_block(sheet, layout.header_row, title_start)
+    title = read_title_block(sheet, layout.header_row, title_start, layout.first_col)
     if title.title is None and not body.entries:
         return None
     if title.organization_name is None:

@@ -1,0 +1,120 @@
+"""Trial balances whatever their title (issue 15.2): 1C «Обороты счета» with the six sums on
+one header row, and a bank's «Оборотная ведомость» by balance accounts with Актив / Пассив
+balances. Built in code (tests.builders.ledger), written as real XLSX, read end to end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from services.contract import Kind, validate
+from services.tabular_parser.recognizer import recognise_bytes
+from tests.builders import write_xlsx
+from tests.builders.ledger import (
+    bank_turnover_statement,
+    turnover_of_account,
+    turnover_with_indicators,
+)
+
+
+def _only_document(data: bytes) -> dict[str, Any]:
+    recognition = recognise_bytes(data)
+    assert recognition.group_schema == "osv"
+    assert len(recognition.documents) == 1
+    document = recognition.documents[0]
+    assert validate(Kind.RESULT, _result_file(recognition.documents, recognition.warnings)) == []
+    return document
+
+
+def _result_file(documents: list[dict[str, Any]], warnings: list[dict[str, Any]]) -> object:
+    return {
+        "schema_version": "2.0",
+        "job_id": "6f1c1f3e-0000-4000-8000-000000000001",
+        "file_id": "6f1c1f3e-0000-4000-8000-000000000002",
+        "status": "needs_check" if any(d["status"] == "needs_check" for d in documents) else "done",
+        "service": {"name": "tabular-parser", "version": "test"},
+        "group_schema": "osv",
+        "documents": documents,
+        "metrics": {"duration_ms": 0, "warnings": warnings},
+    }
+
+
+def test_oboroty_scheta_with_the_six_sums_on_one_row_is_an_osv() -> None:
+    """«Обороты счета 11»: an OSV of account 11 whose checks hold; the corresponding accounts'
+    columns go to extra under their turnover («Деб. оборот: 01» — the number 1.0 is account
+    01), the «Количество» row is folded into its entity with its own digits, not a row."""
+    document = _only_document(write_xlsx([turnover_of_account("11")]))
+
+    assert document["status"] == "done"
+    assert document["checks"] == {"failed": []}
+    assert document["warnings"] == []
+    header = document["header"]
+    assert (header["title"], header["account"]) == ("Обороты счета 11", "11")
+    assert (header["period_start"], header["period_end"]) == ("2025-01-01", "2025-06-30")
+    rows = document["rows"]
+    assert [(r["kind"], r["account"], r["name"]) for r in rows] == [
+        ("subaccount", "11.04", None),
+        ("subconto", None, "Выращивание. Овцы"),
+        ("total", None, "Итого"),
+    ]
+    account = rows[0]
+    assert [account[f] for f in ("opening_debit", "turnover_debit", "turnover_credit")] == [
+        "1000",
+        "500",
+        "400",
+    ]
+    assert (account["closing_debit"], account["closing_credit"]) == ("1100", None)
+    assert account["extra"] == {
+        "Деб. оборот: 01": "300",
+        "Деб. оборот: 60": "200",
+        "Кред. оборот: 20": "400",
+    }
+    assert rows[1]["extra"]["Количество: Нач. сальдо деб."] == "10.125"
+    assert rows[1]["extra"]["Количество: Кон. сальдо деб."] == "11.375"
+
+
+def test_oboroty_scheta_with_an_indicator_column_and_a_level_column() -> None:
+    """1C:БП's flat export: «Начальное сальдо Дт» … headers, a «Показатели» column (БУ / Кол.)
+    and a level column left of the report that is neither a table column nor title text."""
+    document = _only_document(write_xlsx([turnover_with_indicators("10")]))
+
+    assert document["status"] == "done"
+    header = document["header"]
+    assert header["title"] == "Обороты счета 10 за 4 квартал 2024 г."
+    assert header["organization_name"] == 'ООО "Ромашка"'
+    assert header["account"] == "10"
+    assert header["subconto_kinds"] == ["Номенклатура"]
+    assert header["period_start"] == "2024-10-01"
+    rows = document["rows"]
+    assert [(r["kind"], r["account"] or r["name"], r["level"]) for r in rows] == [
+        ("account", "10", 0),
+        ("subconto", "Мука", 1),
+        ("total", "Итого", 0),
+    ]
+    assert rows[1]["extra"]["Кол.: Начальное сальдо Дт"] == "3.125"
+    assert rows[1]["extra"]["Оборот Кт: 20"] == "200"
+    assert document["warnings"] == []  # a quantity with three decimals is not a rounded sum
+
+
+def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> None:
+    """Balances by side (Актив → debit, Пассив → credit) under a «Б/сч» column of 4-digit
+    accounts; the unbalanced account 1011 is a ROW_BALANCE failure (needs_check), nothing is
+    forced to pass; a sum with a fraction of a kopeck is rounded and says so."""
+    document = _only_document(write_xlsx([bank_turnover_statement()]))
+
+    assert document["header"]["title"] == "Оборотная ведомость по балансовым счетам"
+    assert document["header"]["period_end"] == "2016-12-31"
+    accounts = {r["account"]: r for r in document["rows"] if r["account"]}
+    assert list(accounts) == ["1010", "1011", "1020"]
+    assert (accounts["1010"]["opening_debit"], accounts["1010"]["closing_debit"]) == (
+        "1500",
+        "2000",
+    )
+    assert document["status"] == "needs_check"
+    assert [(f["check"], f["ref"]) for f in document["checks"]["failed"]] == [
+        ("ROW_BALANCE", "Sheet1!A9")
+    ]
+    rounded = [w for w in document["warnings"] if w["code"] == "OSV_VALUE_ROUNDED"]
+    assert len(rounded) == 1
+    assert rounded[0]["line_refs"] == ["Sheet1!A10"]
+    assert "2400.005" in rounded[0]["message"]
+    assert accounts["1020"]["opening_debit"] == "2400.01"
