@@ -13,6 +13,7 @@ __all__ = [
     "account_card",
     "bank_turnover_statement",
     "chart_of_accounts",
+    "eps_turnover_statement",
     "flat_turnover_table",
     "postings_report",
     "turnover_of_account",
@@ -173,3 +174,32 @@ def bank_turnover_statement(name: str = "Sheet1") -> SheetSpec:
         ["1020", 2400.005, 0.0, 100.0, 0.0, 2500.01, 0.0],
     ]
     return SheetSpec(name, rows, merged=[(4, 1, 4, 2), (4, 3, 4, 4), (4, 5, 4, 6)])
+
+
+def eps_turnover_statement(name: str = "TDSheet") -> SheetSpec:
+    """A non-credit financial organisation's оборотная ведомость by ЕПС accounts: one balance
+    column per group over руб. / вал. / итого, the side («…Актив» / «…Пассив.») in the first
+    column, a column-numbering row under the header, «Итого по активу» then «Итого по
+    пассиву». Debit and credit balance: Σ актив = Σ пассив, Σ Дт turnovers = Σ Кт."""
+
+    def sums(opening: int, debit: int, credit: int, closing: int) -> Row:
+        return [v for amount in (opening, debit, credit, closing) for v in (amount, 0, amount)]
+
+    active, passive = "А.Балансовые счета. Актив", "А.Балансовые счета. Пассив."
+    groups = ["Входящие остатки", "Обороты-дебет", "Обороты-кредит", "Исходящие остатки"]
+    header: Row = ["№ строки", None]
+    for group in groups:
+        header += [group, None, None]
+    rows: list[Row] = [
+        header,
+        ["Номер строки", "Счет ЕПС", *(["руб.", "вал.", "итого"] * 4)],
+        [str(n) for n in range(14)],
+        [active, "205.01", *sums(1500, 700, 200, 2000)],
+        [active, "603.12", *sums(1210, 0, 10, 1200)],
+        [active, "Итого по активу (баланс) Балансовые счета:", *sums(2710, 700, 210, 3200)],
+        [passive, "102.08", *sums(2000, 0, 0, 2000)],
+        [passive, "603.05", *sums(710, 210, 700, 1200)],
+        [passive, "Итого по пассиву (баланс) Балансовые счета:", *sums(2710, 210, 700, 3200)],
+    ]
+    merged = [(0, 2 + 3 * g, 0, 4 + 3 * g) for g in range(4)]
+    return SheetSpec(name, rows, merged=merged)

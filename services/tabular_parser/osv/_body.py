@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import re
 from dataclasses import dataclass, field
 
 from services.tabular_parser.excel.model import CellValue, Sheet
@@ -27,6 +28,8 @@ _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
 # Rows that carry another measure of the entity above when there is no «Показатели» column.
 _QUANTITY = "кол"
+_SIDE_RE = re.compile(r"актив|пассив", re.IGNORECASE)
+_SECTION_TOTAL = re.compile(r"итого\s+по\s+(?:активу|пассиву)", re.IGNORECASE)
 _ROUNDED = "OSV_VALUE_ROUNDED"
 _INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
 _SUMS = 6  # `_columns.SUM_FIELDS`
@@ -65,6 +68,7 @@ class Body:
     total: int | None  # index of the «Итого» entry
     last_row: int
     issues: list[Issue]
+    subtotals: frozenset[int] = frozenset()  # «Итого по активу» entries before `total`
 
 
 def read_body(sheet: Sheet, layout: Layout) -> Body:
@@ -77,6 +81,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     entries: list[Entry] = []
     issues: list[Issue] = []
     total: int | None = None
+    sections: list[int] = []
     last_row = layout.header_end
     current: Entry | None = None
     rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
@@ -100,10 +105,15 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         if account is None and label[:2].lower() in FOOTER_STARTS and FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
         values = _amounts(sheet, r, cells, layout, issues)
+        if layout.side_col is not None:
+            _one_side(values, _text_at(cells, layout.side_col), r, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
             last_row = r
+            if layout.side_col is not None and _SECTION_TOTAL.match(label):
+                sections.append(total)  # «Итого по активу»: the пассив section follows
+                continue
             break
         if account is None and values.count(None) == _SUMS and layout_at(sheet, r) is not None:
             # the next table's header under a table without «Итого» or footer
@@ -152,7 +162,23 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             _fold_indicator(current, indicator, moved, layout, cells)
         entries.append(current)
         last_row = r
-    return Body(entries, total, last_row, _one_rounding_issue(issues))
+    if sections and sections[-1] == total:
+        sections.pop()
+    return Body(entries, total, last_row, _one_rounding_issue(issues), frozenset(sections))
+
+
+def _one_side(values: list[int | None], side: str, row: int, issues: list[Issue]) -> None:
+    """Balances printed one column a side: «…Актив» keeps them as debit, «…Пассив» as credit
+    (both spans read the same column); without a side they cannot be placed and stay empty."""
+    found = _SIDE_RE.findall(side)
+    kept = found[-1].lower() if found else None
+    if kept is None and any(v is not None for v in values[0::4]):
+        issues.append(Issue("OSV_SIDE_UNKNOWN", f"no Актив / Пассив side: {side!r}", row))
+    for debit in (0, 4):
+        if kept != "актив":
+            values[debit] = None
+        if kept != "пассив":
+            values[debit + 1] = None
 
 
 def _keep_rounding_of_money(issues: list[Issue], row: int) -> None:

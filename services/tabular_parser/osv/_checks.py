@@ -5,7 +5,8 @@
    parents that have children. A parent whose balance 1C prints netted (one side only) is
    accepted when the netted balance of its children equals it;
 3. TOTAL_SUM: Итого = Σ top-level rows (or Σ top-level balance accounts, when the sheet's
-   Итого leaves the off-balance accounts out);
+   Итого leaves the off-balance accounts out); with «Итого по активу» / «Итого по пассиву»
+   each sums the top-level rows of its own section;
 4. DEBIT_EQUALS_CREDIT (full ОСВ only): Σ top-level balance accounts has СНД = СНК, ОбД = ОбК,
    СКД = СКК; off-balance accounts are single-entry and left out.
 """
@@ -36,12 +37,22 @@ class Failure:
 
 
 def run_checks(
-    entries: list[Entry], total: int | None, *, full: bool, skip_children: set[int]
+    entries: list[Entry],
+    total: int | None,
+    *,
+    full: bool,
+    skip_children: set[int],
+    subtotals: frozenset[int] = frozenset(),
 ) -> list[Failure]:
+    """Every check over the entries. `subtotals` are «Итого по активу»-like rows before the
+    final `total`: each sums the top-level rows since the previous one (TOTAL_SUM), and the
+    final total those since the last subtotal; DEBIT_EQUALS_CREDIT takes all top-level rows."""
     failures: list[Failure] = []
     sums: dict[int, list[int]] = {}  # parent index → Σ children (parents only: few)
     top_all = [_ZERO] * _WIDTH
     top_balance = [_ZERO] * _WIDTH
+    segment_all = [_ZERO] * _WIDTH if subtotals else top_all
+    segment_balance = [_ZERO] * _WIDTH if subtotals else top_balance
     for i, entry in enumerate(entries):
         # The loop runs once per row of a large sheet: kopecks unpacked, None → 0, inlined.
         od, oc, td, tc, cd, cc = entry.values
@@ -50,6 +61,9 @@ def run_checks(
         if expected != cd - cc:
             failures.append(Failure("ROW_BALANCE", i, "closing_balance", expected, cd - cc))
         if entry.kind == "total":
+            if i in subtotals:
+                _total_sum(i, entry, segment_all, segment_balance if full else None, failures)
+                segment_all, segment_balance = [_ZERO] * _WIDTH, [_ZERO] * _WIDTH
             continue
         if entry.parent >= 0:
             into = sums.get(entry.parent)
@@ -65,13 +79,19 @@ def run_checks(
         else:
             values = [od, oc, td, tc, cd, cc]
             _add(top_all, values)
-            if entry.account is None or not is_off_balance(entry.account):
+            balance = entry.account is None or not is_off_balance(entry.account)
+            if balance:
                 _add(top_balance, values)
+            if subtotals:
+                _add(segment_all, values)
+                if balance:
+                    _add(segment_balance, values)
     for i in sorted(sums):
         if i not in skip_children:
             _children_sum(i, entries[i], sums[i], failures)
     if total is not None:
-        _total_sum(total, entries[total], top_all, top_balance if full else None, failures)
+        segment = segment_balance if full else None
+        _total_sum(total, entries[total], segment_all, segment, failures)
     if full and total is not None:
         for column, d in _PAIRS:
             if top_balance[d] != top_balance[d + 1]:

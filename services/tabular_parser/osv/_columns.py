@@ -5,6 +5,12 @@
 cells, sometimes over an empty spacer column too, so a sum column is a *span*: its value is
 the first non-empty cell of the span.
 
+A balance sheet of ЕПС (a non-credit financial organisation's chart) prints one balance column
+per group («Входящие остатки», «Обороты-дебет», «Обороты-кредит», «Исходящие остатки», each
+over руб. / вал. / итого) and the account's side («…Актив», «…Пассив.») in a column of its own:
+the итого column is the sum, its side says debit or credit (`_sided_layout`), руб. and вал.
+go to `extra`.
+
 A bank's ведомость names the balance sides «Актив» / «Пассив» instead of Дебет / Кредит. 1C's
 «Обороты счета» prints the six sums on one header row instead («Нач. сальдо деб.», «Оборот Дт»,
 «Кон. сальдо кред.» …) with the corresponding accounts' columns between the turnovers: those
@@ -13,6 +19,8 @@ are `extra` columns named «<turnover header>: <corr. account>» (`_one_row_layo
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -44,6 +52,15 @@ _CLOSING = re.compile(r"сальдо\s+на\s+конец|кон\w*\.?\s*саль
 _TURNOVER = re.compile(r"оборот", re.IGNORECASE)
 _DEBIT_WORD = re.compile(r"(?<!\w)(?:дт|деб\w*)(?!\w)", re.IGNORECASE)
 _CREDIT_WORD = re.compile(r"(?<!\w)(?:кт|кред\w*)(?!\w)", re.IGNORECASE)
+_SIDED_GROUPS = (
+    re.compile(r"входящ\w*\s+остат|остат\w*\s+на\s+начало", re.IGNORECASE),
+    re.compile(r"оборот\w*\W+(?:по\s+)?дебет", re.IGNORECASE),
+    re.compile(r"оборот\w*\W+(?:по\s+)?кредит", re.IGNORECASE),
+    re.compile(r"исходящ\w*\s+остат|остат\w*\s+на\s+конец", re.IGNORECASE),
+)
+_SIDE = re.compile(r"актив|пассив", re.IGNORECASE)
+_SIDE_ROWS = 30  # body rows looked at to find the side column
+_TOTAL_SUB = "итого"
 _ACCOUNT_HEADERS = ("б/сч", "бал. сч", "балансов", "№ сч", "номер сч")
 _SCAN_ROWS = 200
 _SUBHEADER_DEPTH = 3
@@ -71,6 +88,7 @@ class Layout:
     indicator_col: int | None
     extra: tuple[Column, ...]
     subconto_kinds: tuple[str, ...]
+    side_col: int | None = None  # «Актив» / «Пассив» per row: balances are one column a side
 
 
 def find_layout(sheet: Sheet, start: int = 0) -> Layout | None:
@@ -93,22 +111,28 @@ def layout_at(sheet: Sheet, row: int) -> Layout | None:
     if groups is not None and (layout := _layout_at(sheet, row, groups)) is not None:
         return layout
     sums = _one_row_sums(cells)
-    return None if sums is None else _one_row_layout(sheet, row, sums)
+    if sums is not None:
+        return _one_row_layout(sheet, row, sums)
+    sided = _group_columns(cells, _SIDED_GROUPS)
+    return None if sided is None else _sided_layout(sheet, row, sided)
 
 
-def _group_columns(cells: list[CellValue]) -> list[int] | None:
-    found: list[int | None] = [None, None, None]
+def _group_columns(
+    cells: list[CellValue], patterns: tuple[re.Pattern[str], ...] = _GROUPS
+) -> list[int] | None:
+    """The first column matching each pattern, when all match left to right in that order."""
+    found: list[int | None] = [None] * len(patterns)
     for col, value in enumerate(cells):
         if not isinstance(value, str) or len(value) < 6:
             continue
-        for g, pattern in enumerate(_GROUPS):
+        for g, pattern in enumerate(patterns):
             if found[g] is None and pattern.search(value):
                 found[g] = col
                 break
     if None in found:
         return None
     cols = [c for c in found if c is not None]
-    return cols if cols[0] < cols[1] < cols[2] else None
+    return cols if all(left < right for left, right in itertools.pairwise(cols)) else None
 
 
 def _layout_at(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
@@ -322,6 +346,66 @@ def _one_row_layout(sheet: Sheet, row: int, sum_cols: list[int]) -> Layout:
     first_col = texts[0] if texts else sum_cols[0]
     covering = _merges_in_rows(sheet.merged, row, row + _KIND_ROWS)
     return _labelled(sheet, row, row, (first_col, last_col), (sums, labels), covering, taken, extra)
+
+
+def _sided_layout(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
+    """One sum column per group (its «итого» sub-column, else its first), the side column
+    found in the body; None without a side column (debit and credit cannot be told)."""
+    covering = _merges_in_rows(sheet.merged, row, row + _SUBHEADER_DEPTH)
+    sub = row + 1
+    spans: list[tuple[int, int]] = []
+    extra: list[Column] = []
+    for g, col in enumerate(groups):
+        merged = covering.get((row, col))
+        end = merged.last_col if merged is not None and merged.first_col == col else col
+        if g + 1 < len(groups):
+            end = min(end, groups[g + 1] - 1)
+        group_text = cell_text(sheet.cell(row, col))
+        subs = {c: cell_text(sheet.cell(sub, c)) for c in range(col, end + 1)}
+        total = next((c for c, t in subs.items() if t.lower().startswith(_TOTAL_SUB)), col)
+        spans.append((total, total))
+        extra += [Column(c, f"{group_text} {t}") for c, t in subs.items() if t and c != total]
+    header_end = (
+        _numbering_row(sheet, sub) if any(cell_text(sheet.cell(sub, c)) for c in groups) else row
+    )
+    side_col = _side_column(sheet, header_end, groups[0])
+    if side_col is None:
+        return None
+    opening, debit, credit, closing = spans
+    sums = [opening, opening, debit, credit, closing, closing]
+    labels = [cell_text(sheet.cell(row, c)) for c in groups]
+    sum_labels = [labels[0], labels[0], labels[1], labels[2], labels[3], labels[3]]
+    headed = [c for r in range(row, sub + 1) for c, v in enumerate(sheet.rows[r]) if cell_text(v)]
+    first_col = min(min(headed), side_col)
+    last_col = max(headed)
+    extra.insert(0, Column(side_col, cell_text(sheet.cell(row, side_col)) or "Сторона"))
+    taken = {c for span in spans for c in span} | {c.index for c in extra}
+    layout = _labelled(  # the header texts of its rows, not the numbering row under them
+        sheet, row, sub, (first_col, last_col), (sums, sum_labels), covering, taken, extra
+    )
+    header_end = max(header_end, layout.header_end)
+    return dataclasses.replace(layout, side_col=side_col, header_end=header_end)
+
+
+def _numbering_row(sheet: Sheet, sub: int) -> int:
+    """The sub-header row, or the row under it when that one only numbers the columns
+    («0», «1», «2» …, as forms print under their header)."""
+    nxt = sub + 1
+    texts = [cell_text(v) for v in sheet.rows[nxt]] if nxt < len(sheet.rows) else []
+    numbers = [t for t in texts if t]
+    if numbers and all(t.isdigit() for t in numbers) and len(numbers) >= len(texts) // 2:
+        return nxt
+    return sub
+
+
+def _side_column(sheet: Sheet, header_end: int, before: int) -> int | None:
+    """The column left of `before` whose body cells name the side (…Актив / …Пассив)."""
+    rows = sheet.rows[header_end + 1 : header_end + 1 + _SIDE_ROWS]
+    for col in range(before):
+        texts = [cell_text(r[col]) for r in rows if col < len(r) and cell_text(r[col])]
+        if texts and sum(1 for t in texts if _SIDE.search(t)) * 2 > len(texts):
+            return col
+    return None
 
 
 def _under_same_merge(

@@ -161,7 +161,13 @@ def _table(
         title.organization_name = organization
     _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
     full = title.account is None and not title.filtered
-    failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
+    failures = run_checks(
+        body.entries,
+        body.total,
+        full=full,
+        skip_children=unknown_nesting,
+        subtotals=body.subtotals,
+    )
     return _Table(layout, title, body, failures, unknown_nesting)
 
 

@@ -8,9 +8,10 @@ from typing import Any
 
 from services.contract import Kind, validate
 from services.tabular_parser.recognizer import recognise_bytes
-from tests.builders import write_xlsx
+from tests.builders import SheetSpec, write_xlsx
 from tests.builders.ledger import (
     bank_turnover_statement,
+    eps_turnover_statement,
     turnover_of_account,
     turnover_with_indicators,
 )
@@ -118,3 +119,43 @@ def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> 
     assert rounded[0]["line_refs"] == ["Sheet1!A10"]
     assert "2400.005" in rounded[0]["message"]
     assert accounts["1020"]["opening_debit"] == "2400.01"
+
+
+def test_an_eps_statement_with_balances_by_side_is_an_osv_whose_checks_hold() -> None:
+    """ЕПС: the итого column is the sum, «…Актив» puts a balance on the debit side and
+    «…Пассив.» on the credit side; руб. / вал. and the side go to extra; «Итого по активу» and
+    «Итого по пассиву» are each the total of their own section, and debit equals credit."""
+    document = _only_document(write_xlsx([eps_turnover_statement()]))
+
+    assert document["status"] == "done"
+    assert document["checks"] == {"failed": []}
+    rows = {r["account"] or r["name"]: r for r in document["rows"]}
+    active, passive = rows["205.01"], rows["603.05"]
+    assert (active["opening_debit"], active["opening_credit"]) == ("1500", None)
+    assert (passive["closing_debit"], passive["closing_credit"]) == (None, "1200")
+    assert (passive["turnover_debit"], passive["turnover_credit"]) == ("210", "700")
+    assert active["extra"]["№ строки"] == "А.Балансовые счета. Актив"
+    assert active["extra"]["Входящие остатки руб."] == "1500"
+    assert active["extra"]["Входящие остатки вал."] == "0"
+    totals = [r for r in document["rows"] if r["kind"] == "total"]
+    assert [(t["opening_debit"], t["opening_credit"]) for t in totals] == [
+        ("2710", None),
+        (None, "2710"),
+    ]
+    assert document["header"]["subconto_kinds"] == []  # the numbering row is no header text
+
+
+def test_an_eps_statement_whose_sides_do_not_balance_says_so() -> None:
+    """One passive balance changed: its row, its section's total and debit = credit fail,
+    each where it is; the active section's total still holds."""
+    spec = eps_turnover_statement()
+    rows = [list(row) for row in spec.rows]
+    rows[6][2:5] = [2100, 0, 2100]  # 102.08 opens with 2100 instead of 2000
+    document = _only_document(write_xlsx([SheetSpec(spec.name, rows, merged=spec.merged)]))
+
+    failed = {(f["check"], f["ref"], f["column"]) for f in document["checks"]["failed"]}
+    assert document["status"] == "needs_check"
+    assert ("ROW_BALANCE", "TDSheet!A7", "closing_balance") in failed
+    assert ("TOTAL_SUM", "TDSheet!A9", "opening_credit") in failed
+    assert ("DEBIT_EQUALS_CREDIT", "TDSheet!A9", "opening") in failed
+    assert not any(ref == "TDSheet!A6" for _, ref, _ in failed)
