@@ -160,7 +160,8 @@ def turnover_with_indicators(account: str = "10", name: str = "Лист_1") -> S
 def bank_turnover_statement(name: str = "Sheet1") -> SheetSpec:
     """A bank's «Оборотная ведомость по балансовым счетам»: 4-digit balance accounts in a
     «Б/сч» column, balances by side (Актив / Пассив), turnovers by Дебет / Кредит. Account
-    1011 does not balance (as the real export's do not); 1020 has a fraction of a kopeck."""
+    1011 does not balance (as the real export's do not); 1020 and 1030 have fractions of a
+    kopeck, and 1030 balances only before its sums are rounded (1000.005 + 0.005 = 1000.01)."""
     rows: list[Row] = [
         ["Название банка"],
         ["Оборотная ведомость по балансовым счетам"],
@@ -172,6 +173,7 @@ def bank_turnover_statement(name: str = "Sheet1") -> SheetSpec:
         ["1010", 1500.0, 0.0, 700.0, 200.0, 2000.0, 0.0],
         ["1011", 1210.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ["1020", 2400.005, 0.0, 100.0, 0.0, 2500.01, 0.0],
+        ["1030", 1000.005, 0.0, 0.005, 0.0, 1000.01, 0.0],
     ]
     return SheetSpec(name, rows, merged=[(4, 1, 4, 2), (4, 3, 4, 4), (4, 5, 4, 6)])
 

@@ -31,6 +31,7 @@ _QUANTITY = "кол"
 _SIDE_RE = re.compile(r"актив|пассив", re.IGNORECASE)
 _SECTION_TOTAL = re.compile(r"итого\s+по\s+(?:активу|пассиву)", re.IGNORECASE)
 _ROUNDED = "OSV_VALUE_ROUNDED"
+_KOPECK_ULP = 0.0005  # a float whose spacing is wider cannot tell kopecks apart exactly
 _INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
 _SUMS = 6  # `_columns.SUM_FIELDS`
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
@@ -50,6 +51,8 @@ class Entry:
     outline: int = 0
     level: int = 0
     parent: int = -1
+    heading: bool = False  # text that is no code in the code column («КЛАСС 1 …», «БАЛАНС»)
+    rounded: int = 0  # bit k: sum k had a fraction of a kopeck and was rounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +107,15 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         label = name or account or ""
         if account is None and label[:2].lower() in FOOTER_STARTS and FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
+        mark = len(issues)
         values = _amounts(sheet, r, cells, layout, issues)
+        rounded = _rounded_bits(issues, mark, layout) if len(issues) > mark else 0
         if layout.side_col is not None:
             _one_side(values, _text_at(cells, layout.side_col), r, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
+            entries[-1].rounded = rounded
             last_row = r
             if layout.side_col is not None and _SECTION_TOTAL.match(label):
                 sections.append(total)  # «Итого по активу»: the пассив section follows
@@ -158,6 +164,9 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             moved, values = values, [None] * len(values)
         kind = "subconto" if account is None else "subaccount" if "." in account else "account"
         current = Entry(r, kind, account, name, inn, values, extra, outline_levels.get(r, 0))
+        if account is None and code_col is not None and code is not None and code != "":
+            current.heading = True
+        current.rounded = rounded
         if moved is not None:
             _fold_indicator(current, indicator, moved, layout, cells)
         entries.append(current)
@@ -181,6 +190,18 @@ def _one_side(values: list[int | None], side: str, row: int, issues: list[Issue]
             values[debit + 1] = None
 
 
+def _rounded_bits(issues: list[Issue], mark: int, layout: Layout) -> int:
+    """The sums of this row (issues from `mark` on) that were rounded, as a bit mask."""
+    bits = 0
+    for issue in issues[mark:]:
+        if issue.code != _ROUNDED or issue.column_index is None:
+            continue
+        for k, (start, end) in enumerate(layout.sums):
+            if start <= issue.column_index <= end:
+                bits |= 1 << k
+    return bits
+
+
 def _keep_rounding_of_money(issues: list[Issue], row: int) -> None:
     """A quantity row's digits are kept as printed (`_fold_indicator`): nothing was rounded."""
     issues[:] = [i for i in issues if i.code != _ROUNDED or i.row_index != row]
@@ -195,7 +216,7 @@ def _one_rounding_issue(issues: list[Issue]) -> list[Issue]:
     first = rounded[0]
     message = (
         f"{len(rounded)} sums have fractions of a kopeck and were rounded half-up to kopecks "
-        f"(the first: {first.message}); a control sum may differ by a kopeck per such value"
+        f"(the first: {first.message}); the control sums allow half a kopeck per rounded value"
     )
     kept = [issue for issue in issues if issue.code != _ROUNDED]
     return [*kept, Issue(_ROUNDED, message, first.row_index, first.column_index)]
@@ -305,10 +326,19 @@ def _span_amount(
         found = _parse(value)
         if found is None:
             _unreadable(value, row, col, issues)
-        elif type(value) is float and abs(value - found / 100) > 2 * math.ulp(value):
+        elif type(value) is float and _rounded(value, found):
             issues.append(Issue(_ROUNDED, f"{value!r} rounded to kopecks", row, col))
         return found
     return None
+
+
+def _rounded(value: float, kopecks: int) -> bool:
+    """The float is not its kopecks: a fraction of a kopeck beyond float noise (67943876.75999999
+    is 67943876.76), or a magnitude where a float cannot hold kopecks at all (from ~10^13)."""
+    if kopecks / 100 == value:
+        return False
+    ulp = math.ulp(value)
+    return abs(value - kopecks / 100) > 2 * ulp or ulp > _KOPECK_ULP
 
 
 def _unreadable(value: CellValue, row: int, col: int, issues: list[Issue]) -> None:

@@ -99,13 +99,14 @@ def test_oboroty_scheta_with_an_indicator_column_and_a_level_column() -> None:
 def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> None:
     """Balances by side (Актив → debit, Пассив → credit) under a «Б/сч» column of 4-digit
     accounts; the unbalanced account 1011 is a ROW_BALANCE failure (needs_check), nothing is
-    forced to pass; a sum with a fraction of a kopeck is rounded and says so."""
+    forced to pass; sums with fractions of a kopeck are rounded and say so, and a row whose
+    only difference is that rounding (1030) is no failure."""
     document = _only_document(write_xlsx([bank_turnover_statement()]))
 
     assert document["header"]["title"] == "Оборотная ведомость по балансовым счетам"
     assert document["header"]["period_end"] == "2016-12-31"
     accounts = {r["account"]: r for r in document["rows"] if r["account"]}
-    assert list(accounts) == ["1010", "1011", "1020"]
+    assert list(accounts) == ["1010", "1011", "1020", "1030"]
     assert (accounts["1010"]["opening_debit"], accounts["1010"]["closing_debit"]) == (
         "1500",
         "2000",
@@ -118,6 +119,11 @@ def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> 
     assert len(rounded) == 1
     assert rounded[0]["line_refs"] == ["Sheet1!A10"]
     assert "2400.005" in rounded[0]["message"]
+    assert rounded[0]["message"].startswith("3 sums have fractions of a kopeck")
+    assert (accounts["1030"]["opening_debit"], accounts["1030"]["turnover_debit"]) == (
+        "1000.01",
+        "0.01",
+    )
     assert accounts["1020"]["opening_debit"] == "2400.01"
 
 
@@ -159,3 +165,38 @@ def test_an_eps_statement_whose_sides_do_not_balance_says_so() -> None:
     assert ("TOTAL_SUM", "TDSheet!A9", "opening_credit") in failed
     assert ("DEBIT_EQUALS_CREDIT", "TDSheet!A9", "opening") in failed
     assert not any(ref == "TDSheet!A6" for _, ref, _ in failed)
+
+
+def test_a_bank_group_printed_under_its_accounts_is_their_parent() -> None:
+    """The group «10» (a number in the cell, as the real export has it) under 1010 … 1030 is
+    their parent, so its sums are checked against theirs (within the rounding); the class
+    heading and «ПО КЛАССУ» in the account column are no subconto of the account above."""
+    spec = bank_turnover_statement()
+    rows = [list(row) for row in spec.rows]
+    rows.append([10.0, 6110.01, 0.0, 800.005, 200.0, 5500.02, 0.0])
+    rows.append(["ПО КЛАССУ", 6110.01, 0.0, 800.005, 200.0, 5500.02, 0.0])
+    document = _only_document(write_xlsx([SheetSpec(spec.name, rows, merged=spec.merged)]))
+
+    levels = [(r["account"] or r["name"], r["level"]) for r in document["rows"]]
+    assert levels == [
+        ("КЛАСС 1 Денежные средства", 0),
+        ("1010", 1),
+        ("1011", 1),
+        ("1020", 1),
+        ("1030", 1),
+        ("10", 0),
+        ("ПО КЛАССУ", 0),
+    ]
+    failed = [(f["check"], f["ref"]) for f in document["checks"]["failed"]]
+    assert ("CHILDREN_SUM", "Sheet1!A12") not in failed
+    assert ("ROW_BALANCE", "Sheet1!A9") in failed  # 1011 still does not balance
+
+    rows[11][1] = 6200.0  # the group's opening no longer equals its accounts'
+    broken = _only_document(write_xlsx([SheetSpec(spec.name, rows, merged=spec.merged)]))
+    assert {
+        "check": "CHILDREN_SUM",
+        "ref": "Sheet1!A12",
+        "column": "opening_debit",
+        "expected": "6110.02",
+        "actual": "6200",
+    } in broken["checks"]["failed"]
