@@ -33,6 +33,7 @@ _SECTION_TOTAL = re.compile(r"итого\s+по\s+(?:активу|пассиву
 _ROUNDED = "OSV_VALUE_ROUNDED"
 _KOPECK_ULP = 0.0005  # a float whose spacing is wider cannot tell kopecks apart exactly
 _INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
+_INDICATOR_CHARS = max(map(len, _INDICATOR_ROWS))
 _SUMS = 6  # `_columns.SUM_FIELDS`
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
@@ -143,6 +144,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             and indicator_col is None
             and account is None
             and name is not None
+            and len(name) <= _INDICATOR_CHARS
             and name.lower() in _INDICATOR_ROWS
         ):  # «Обороты счета» prints the quantity on a row of its own, named in the label column
             _fold_indicator(current, name, values, layout, cells)

@@ -66,9 +66,10 @@ def _summaries_below(entries: list[Entry]) -> None:
     """A bank's ведомость prints a group («10») under its accounts («1010», «1011» …): a
     top-level all-digit code takes the top-level rows right above it whose all-digit codes
     are longer and start with it as its children."""
+    changed = False
     for i, entry in enumerate(entries):
         code = entry.account
-        if code is None or not code.isdigit() or entry.parent >= 0:
+        if code is None or entry.parent >= 0 or not code.isdigit():
             continue
         j = i - 1
         while j >= 0 and _digit_child(entries[j], code):
@@ -76,6 +77,9 @@ def _summaries_below(entries: list[Entry]) -> None:
         for child in range(j + 1, i):
             if entries[child].parent < 0:
                 entries[child].parent = i
+                changed = True
+    if not changed:
+        return
     for entry in entries:
         level, parent = 0, entry.parent
         while parent >= 0:
