@@ -153,6 +153,7 @@ def turnover_with_indicators(account: str = "10", name: str = "Лист_1") -> S
         [1, None, "Мука", "БУ", 1500, None, 700, 700, 200, 200, 2000, None],
         [1, None, None, "Кол.", 3.125, None, 1.5, 1.5, 0.5, 0.5, 4.125, None],
         [0, None, "Итого", "БУ", 1500, None, 700, 700, 200, 200, 2000, None],
+        [0, None, None, "Кол.", 3.125, None, 1.5, 1.5, 0.5, 0.5, 4.125, None],
     ]
     return SheetSpec(name, rows, outline_levels={7: 1, 8: 1})
 

@@ -121,6 +121,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             if layout.side_col is not None and _SECTION_TOTAL.match(label):
                 sections.append(total)  # «Итого по активу»: the пассив section follows
                 continue
+            last_row = _total_indicators(sheet, layout, r, entries[-1], issues)
             break
         if account is None and values.count(None) == _SUMS and layout_at(sheet, r) is not None:
             # the next table's header under a table without «Итого» or footer
@@ -190,6 +191,28 @@ def _one_side(values: list[int | None], side: str, row: int, issues: list[Issue]
             values[debit] = None
         if kept != "пассив":
             values[debit + 1] = None
+
+
+def _total_indicators(
+    sheet: Sheet, layout: Layout, row: int, total: Entry, issues: list[Issue]
+) -> int:
+    """The «Кол.» / «НУ» rows 1C prints under «Итого» are the total's (folded into its
+    `extra`, as under any entity); the last row of the body."""
+    col = layout.indicator_col
+    if col is None:
+        return row
+    while row + 1 < len(sheet.rows):
+        cells = sheet.rows[row + 1]
+        indicator = _text_at(cells, col)
+        account, name = _label(cells, layout)
+        if not indicator or account is not None or name is not None:
+            break
+        values = _amounts(sheet, row + 1, cells, layout, issues)
+        _fold_indicator(total, indicator, values, layout, cells)
+        if indicator.lower().startswith(_QUANTITY):
+            _keep_rounding_of_money(issues, row + 1)
+        row += 1
+    return row
 
 
 def _rounded_bits(issues: list[Issue], mark: int, layout: Layout) -> int:

@@ -75,7 +75,8 @@ def test_oboroty_scheta_with_the_six_sums_on_one_row_is_an_osv() -> None:
 
 def test_oboroty_scheta_with_an_indicator_column_and_a_level_column() -> None:
     """1C:БП's flat export: «Начальное сальдо Дт» … headers, a «Показатели» column (БУ / Кол.)
-    and a level column left of the report that is neither a table column nor title text."""
+    and a level column left of the report that is neither a table column nor title text; the
+    «Кол.» row under «Итого» is the total's."""
     document = _only_document(write_xlsx([turnover_with_indicators("10")]))
 
     assert document["status"] == "done"
@@ -93,6 +94,8 @@ def test_oboroty_scheta_with_an_indicator_column_and_a_level_column() -> None:
     ]
     assert rows[1]["extra"]["Кол.: Начальное сальдо Дт"] == "3.125"
     assert rows[1]["extra"]["Оборот Кт: 20"] == "200"
+    assert rows[2]["extra"]["Кол.: Конечное сальдо Дт"] == "4.125"  # the row under «Итого»
+    assert document["locator"]["range"].endswith("11")
     assert document["warnings"] == []  # a quantity with three decimals is not a rounded sum
 
 
