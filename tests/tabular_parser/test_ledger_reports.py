@@ -94,7 +94,7 @@ def test_a_coded_table_is_described_with_its_value_columns_and_okud() -> None:
     failed = _failure(SheetSpec("Особый", rows))  # type: ignore[arg-type]
 
     assert "ОКУД 0710099" in failed.message
-    assert "таблица из 2 столбцов с числами (4 строк с числами), есть столбец кодов строк" in (
+    assert "таблица: столбцов с числами — 2, строк с числами — 4, есть столбец кодов строк" in (
         failed.message
     )
 

@@ -24,7 +24,7 @@ _LETTER = re.compile(r"[A-Za-zА-Яа-яЁё]{3}")
 
 
 def describe_sheet(sheet: Sheet) -> str:
-    """«заголовок «…», ОКУД …, таблица из N столбцов с числами (M строк) без кодов строк»."""
+    """«заголовок «…», ОКУД …, таблица: столбцов с числами — N, строк с числами — M, без кодов строк»."""
     rows = sheet.rows[:_SCAN_ROWS]
     if not any(v not in (None, "") for row in rows for v in row):
         return "лист пуст"
@@ -74,4 +74,4 @@ def _shape(rows: list[list[CellValue]]) -> str:
         return "нет столбцов с числами"
     coded = any(count >= _VALUE_COLUMN_MIN for count in codes.values())
     tail = "есть столбец кодов строк" if coded else "без кодов строк"
-    return f"таблица из {columns} столбцов с числами ({value_rows} строк с числами), {tail}"
+    return f"таблица: столбцов с числами — {columns}, строк с числами — {value_rows}, {tail}"
