@@ -57,7 +57,11 @@ async def recognise_local(
     try:
         recognition = await recognizer.recognize(data, job)
         if not recognition.document_count:
-            raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
+            raise RecognitionFailed(
+                ErrorCode.RECOGNITION_FAILED,
+                "no document recognised",
+                warnings=recognition.warnings,
+            )
     except RecognitionFailed as failure:
         return error_body(job, service, failure, _elapsed_ms(started))
     except asyncio.CancelledError:
@@ -73,7 +77,8 @@ async def recognise_local(
 def error_body(
     job: Job, service: ServiceInfo, failure: RecognitionFailed, duration_ms: int
 ) -> dict[str, Any]:
-    """The error envelope a service would publish for this failure (no result file exists)."""
+    """The error envelope a service would publish for this failure (no result file exists),
+    with the file warnings found before it (spec 001: they travel where no document is)."""
     return {
         "schema_version": RESULT_SCHEMA_VERSION,
         "job_id": str(job.job_id),
@@ -81,7 +86,7 @@ def error_body(
         "status": "error",
         "service": {"name": service.name, "version": service.version},
         "error": {"code": ErrorCode(failure.code).value, "message": failure.message},
-        "metrics": {"duration_ms": duration_ms, "warnings": []},
+        "metrics": {"duration_ms": duration_ms, "warnings": list(failure.warnings)},
     }
 
 

@@ -367,7 +367,7 @@ class RequestProtocol:
             envelope = await self._write_result(job, recognition, started)
         except RecognitionFailed as failure:
             self._log.info("job %s attempt %d: error %s", job.job_id, job.attempt, failure)
-            envelope = self._error(job, failure, warnings, started)
+            envelope = self._error(job, failure, warnings or failure.warnings, started)
         except Exception as exc:
             self._log.exception("job %s attempt %d: unexpected failure", job.job_id, job.attempt)
             unknown = RecognitionFailed(

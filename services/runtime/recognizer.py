@@ -46,16 +46,30 @@ class ErrorCode(StrEnum):
 
 
 class RecognitionFailed(Exception):
-    """Nothing could be produced for this file; the job ends with `status = error`."""
+    """Nothing could be produced for this file; the job ends with `status = error`.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    `warnings` are the file-level warnings found before giving up (e.g. SHEET_OTHER for every
+    sheet of a workbook where no document was recognised): spec 001 puts file warnings in
+    `metrics.warnings` also when there is no document, so the error envelope carries them.
+    """
+
+    def __init__(
+        self, code: ErrorCode, message: str, *, warnings: list[dict[str, Any]] | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.warnings: list[dict[str, Any]] = list(warnings or [])
 
-    def __reduce__(self) -> tuple[type[RecognitionFailed], tuple[ErrorCode, str]]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # Pickles by its attributes, so it crosses the worker-process boundary intact.
-        return (type(self), (self.code, self.message))
+        return (_rebuild_failure, (self.code, self.message, self.warnings))
+
+
+def _rebuild_failure(
+    code: ErrorCode, message: str, warnings: list[dict[str, Any]]
+) -> RecognitionFailed:
+    return RecognitionFailed(code, message, warnings=warnings)
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,6 +33,7 @@ from services.runtime.sandbox import (
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
 from services.tabular_parser.excel.model import Sheet
+from services.tabular_parser.ledger import describe_sheet, find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, recognize_statements
 
@@ -136,14 +137,17 @@ def _recognise_bytes(data: bytes) -> Recognition:
 def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recognition:
     """The documents of an opened workbook: trial balances and statements, sheet by sheet.
 
-    A sheet that is an ОСВ becomes one osvDocument per ОСВ table on it, in their order; the
-    other sheets go to the statements recogniser, which may join an актив and a пассив sheet
-    into one BALANCE. A sheet that is neither is the file warning SHEET_OTHER; a sheet whose
-    recognition raised is TABLE_PARSE_FAILED while the others go on; so is one ОСВ table of
-    a sheet whose other tables were read (located at its range; `osv.read_osv_sheet`). A sheet
-    whose stray cells far past its table were dropped by the reader adds CELLS_IGNORED. A
-    workbook with no document at all is an error (documents may be empty only when status =
-    error).
+    A sheet that is an ОСВ becomes one osvDocument per ОСВ table on it, in their order. A sheet
+    that is another 1C ledger report («Анализ счета», «Карточка счета», a flat table of
+    balances, a «Обороты счета» without its six sums…) is the file warning SHEET_OTHER saying
+    what to export instead, and never reaches the statements recogniser (its amounts would be
+    read as line codes). The other sheets go to the statements recogniser, which may join an
+    актив and a пассив sheet into one BALANCE; a sheet that is none of them is SHEET_OTHER
+    with what the sheet shows. A sheet whose recognition raised is TABLE_PARSE_FAILED while
+    the others go on; so is one ОСВ table of a sheet whose other tables were read (located at
+    its range; `osv.read_osv_sheet`). A sheet whose stray cells far past its table were
+    dropped by the reader adds CELLS_IGNORED. A workbook with no document at all is the error
+    RECOGNITION_FAILED naming, per sheet, what was found; it carries the file warnings.
     `release_rows` empties the rows of a sheet once its trial balances are read, so a large
     sheet's cells and its documents are not both held at the peak (for a caller that drops the
     workbook afterwards).
@@ -151,6 +155,7 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     order = {sheet.name: index for index, sheet in enumerate(workbook.sheets)}
     placed: list[tuple[int, dict[str, Any]]] = []
     failed: list[dict[str, Any]] = []
+    ledger: list[dict[str, Any]] = []
     rest: list[Sheet] = []
     for sheet in workbook.sheets:
         try:
@@ -159,20 +164,26 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
             failed.append(SheetFailure(sheet.name, type(exc).__name__, str(exc)).warning())
             continue
         failed.extend(failure.warning() for failure in found.failures)
-        if not found.results:
-            rest.append(sheet)
-        else:  # one document per ОСВ table, in their order on the sheet (the sort is stable)
+        if found.results:  # one document per ОСВ table, in their order (the sort is stable)
             placed.extend((order[sheet.name], result.document) for result in found.results)
+        elif (report := find_ledger_report(sheet)) is not None:
+            ledger.append(report.warning())
+        else:
+            rest.append(sheet)
     has_osv = bool(placed)
     statements = recognize_statements(rest)
     placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)
-    warnings = failed + statements.file_warnings() + _ignored_cells(workbook)
+    by_name = {sheet.name: sheet for sheet in rest}
+    warnings = (
+        failed
+        + ledger
+        + [_said(w, by_name) for w in statements.file_warnings()]
+        + _ignored_cells(workbook)
+    )
     documents = [doc for _, doc in sorted(placed, key=lambda item: item[0])]
     if not documents:
-        sheets = ", ".join(f"«{sheet.name}»" for sheet in workbook.sheets) or "none"
         raise RecognitionFailed(
-            ErrorCode.RECOGNITION_FAILED,
-            f"no trial balance or financial statement recognised (sheets: {sheets})",
+            ErrorCode.RECOGNITION_FAILED, _nothing_found(workbook, warnings), warnings=warnings
         )
     has_statements = bool(statements.documents)
     group: GroupSchema = "mixed" if has_osv and has_statements else "osv" if has_osv else "rsbu"
@@ -200,6 +211,42 @@ def _ignored_cells(workbook: Workbook) -> list[dict[str, Any]]:
         for sheet in workbook.sheets
         if sheet.ignored_cells
     ]
+
+
+_NAMED_SHEETS = 10  # a RECOGNITION_FAILED message names at most this many sheets
+
+
+def _said(warning: dict[str, Any], sheets: dict[str, Sheet]) -> dict[str, Any]:
+    """A statements SHEET_OTHER with what the sheet shows appended (issue 15.8)."""
+    locator = warning.get("locator")
+    name = locator.get("sheet") if isinstance(locator, dict) else None
+    sheet = sheets.get(name) if isinstance(name, str) else None
+    if warning.get("code") != "SHEET_OTHER" or sheet is None:
+        return warning
+    return {**warning, "message": f"{warning['message']}; на листе: {describe_sheet(sheet)}"}
+
+
+def _nothing_found(workbook: Workbook, warnings: list[dict[str, Any]]) -> str:
+    """«Не распознано …: лист «A» — <what its warning says>; лист «B» — …»."""
+    said: dict[str, str] = {}
+    for warning in warnings:
+        locator = warning.get("locator")
+        name = locator.get("sheet") if isinstance(locator, dict) else None
+        if isinstance(name, str) and name not in said:
+            said[name] = str(warning.get("message", ""))
+    parts = [_sheet_said(sheet, said.get(sheet.name)) for sheet in workbook.sheets[:_NAMED_SHEETS]]
+    if len(workbook.sheets) > _NAMED_SHEETS:
+        parts.append(f"и ещё листов: {len(workbook.sheets) - _NAMED_SHEETS}")
+    listed = "; ".join(parts) if parts else "в книге нет листов"
+    return f"Не распознано ни оборотно-сальдовой ведомости, ни формы отчётности: {listed}"
+
+
+def _sheet_said(sheet: Sheet, message: str | None) -> str:
+    """One sheet in the RECOGNITION_FAILED message: its warning's text, else what it shows."""
+    own = f"Лист «{sheet.name}»"
+    if message and message.startswith(own):
+        return "л" + message[1:]
+    return f"лист «{sheet.name}» — {message or describe_sheet(sheet)}"
 
 
 def _first_sheet_index(document: dict[str, Any], order: dict[str, int]) -> int:

@@ -14,6 +14,7 @@ import pytest
 
 from services.contract import Kind, validate
 from tests.builders import SheetSpec, spec_of, write_xls, write_xlsb, write_xlsx
+from tests.builders.ledger import account_analysis
 from tests.cli._run import arm_ka, python_m
 from tests.scan_gateway._forms import font_path, render_pdf
 from tests.tabular_parser.osv._builder import R, osv_sheet
@@ -124,6 +125,22 @@ def test_a_file_that_is_no_workbook_is_an_error_body_with_exit_2(tmp_path: Path)
     assert body["status"] == "error"
     assert body["error"]["code"] == "UNSUPPORTED_FORMAT"  # type: ignore[index]
     assert "Traceback" not in run.stderr
+
+
+def test_a_workbook_of_ledger_reports_is_an_error_body_with_its_sheet_warnings(
+    tmp_path: Path,
+) -> None:
+    """An «Анализ счета 51» alone: RECOGNITION_FAILED (exit 2) whose metrics.warnings hold the
+    SHEET_OTHER the parser found, as the service's envelope does (issue 17.18)."""
+    path = tmp_path / "analysis.xlsx"
+    path.write_bytes(write_xlsx([account_analysis("51", "Анализ")]))
+    run = arm_ka("parse", "--json", str(path))
+    assert run.returncode == 2
+    body = _json(run.stdout)
+    assert validate(Kind.RESULT_MESSAGE, body) == []
+    assert body["error"]["code"] == "RECOGNITION_FAILED"  # type: ignore[index]
+    warnings = body["metrics"]["warnings"]  # type: ignore[index]
+    assert [(w["code"], w["locator"]) for w in warnings] == [("SHEET_OTHER", {"sheet": "Анализ"})]
 
 
 def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:

@@ -23,6 +23,8 @@ from services.runtime.storage import ObjectNotFound, S3Storage
 from services.tabular_parser.app import create_app
 from services.tabular_parser.recognizer import NullParser
 from services.tabular_parser.settings import TabularParserSettings
+from tests.builders import write_xlsx
+from tests.builders.ledger import account_analysis
 from tests.support.recognition_service import (
     RecordingStorage,
     ServiceHarness,
@@ -35,6 +37,7 @@ from tests.support.recognition_service import (
 
 from .osv._builder import osv_sheet
 from .osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
+from .statements._forms import other_sheet
 from .wire._support import StubRecognizer, request_body, tabular_settings
 
 UPLOAD = b"PK\x03\x04 stand-in bytes; the stub recogniser does not read them"
@@ -553,6 +556,29 @@ async def test_real_parser_recognises_a_trial_balance(
         assert contract_errors(Kind.RESULT, stored) == []
         assert [d["document_type"] for d in stored["documents"]] == ["OSV"]
         assert stored["group_schema"] == "osv"
+
+
+async def test_real_parser_without_a_document_carries_the_sheet_warnings(
+    run_app: Callable[..., Any], s3: S3Storage
+) -> None:
+    """Issue 17.18: a workbook of ledger reports only (an «Анализ счета», a reference sheet)
+    → error RECOGNITION_FAILED whose message names each sheet, and the SHEET_OTHER warnings the
+    parser produced in the envelope's metrics.warnings (spec 001), not an empty list."""
+    data = write_xlsx([account_analysis("51", "Анализ"), other_sheet("Справка")])
+    async with run_app(real_parser=True) as h:
+        request = request_body(h.bucket, await h.upload(data))
+        await h.send(request)
+        body = h.published[1][1]
+        assert_error(body, request, ErrorCode.RECOGNITION_FAILED)
+        warnings = body["metrics"]["warnings"]
+        assert [(w["code"], w["locator"]) for w in warnings] == [
+            ("SHEET_OTHER", {"sheet": "Анализ"}),
+            ("SHEET_OTHER", {"sheet": "Справка"}),
+        ]
+        assert "выгрузите ОСВ по счету 51" in warnings[0]["message"]
+        assert "«Анализ»" in body["error"]["message"]
+        assert "«Справка»" in body["error"]["message"]
+        assert h.events.kinds("s3.put") == []
 
 
 # -- start-up, /healthcheck, AsyncAPI ---------------------------------------------------------

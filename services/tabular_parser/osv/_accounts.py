@@ -11,7 +11,7 @@ __all__ = ["account_code", "is_off_balance"]
 # In a column of its own a code may be anything short and dotted; mixed with names (one
 # «Счет» column holding accounts and counterparties) only numeric codes and the known
 # off-balance letters count, so that a counterparty «АО» never becomes an account.
-_LOOSE_CODE = re.compile(r"[0-9A-ZА-ЯЁ]{1,4}(?:\.[0-9A-Za-zА-Яа-яЁё]{1,4})*")
+_LOOSE_CODE = re.compile(r"[0-9A-ZА-ЯЁ]{1,5}(?:\.[0-9A-Za-zА-Яа-яЁё]{1,4})*")
 _STRICT_CODE = re.compile(r"(?:\d{2,3}|МЦ|НЕ|ОТ|РВ|ГТД)(?:\.[0-9A-Za-zА-Яа-яЁё]{1,4})*")
 _OFF_BALANCE_NUMERIC = frozenset(f"{n:03d}" for n in range(12))
 _OFF_BALANCE_LETTERS = ("МЦ", "НЕ", "ОТ", "РВ")

@@ -2,12 +2,15 @@
 
 A row that carries only another «Показатели» indicator (НУ, ПР, ВР, Кол., Вал.) belongs to
 the entity above it: money is the БУ row, the other indicators' values are kept in that
-entity's `extra` under «<indicator>: <column>» so nothing printed is lost.
+entity's `extra` under «<indicator>: <column>» so nothing printed is lost. Without a
+«Показатели» column, a row labelled «Количество» (or «Валютная сумма») is such a row too.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import math
+import re
 from dataclasses import dataclass, field
 
 from services.tabular_parser.excel.model import CellValue, Sheet
@@ -23,6 +26,14 @@ __all__ = ["Body", "Entry", "Issue", "read_body"]
 
 _EMPTY_AMOUNTS = frozenset({"", "-", "(-)", "—", "–"})
 _MONEY_INDICATOR = "бу"
+# Rows that carry another measure of the entity above when there is no «Показатели» column.
+_QUANTITY = "кол"
+_SIDE_RE = re.compile(r"актив|пассив", re.IGNORECASE)
+_SECTION_TOTAL = re.compile(r"итого\s+по\s+(?:активу|пассиву)", re.IGNORECASE)
+_ROUNDED = "OSV_VALUE_ROUNDED"
+_KOPECK_ULP = 0.0005  # a float whose spacing is wider cannot tell kopecks apart exactly
+_INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
+_INDICATOR_CHARS = max(map(len, _INDICATOR_ROWS))
 _SUMS = 6  # `_columns.SUM_FIELDS`
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
@@ -41,6 +52,8 @@ class Entry:
     outline: int = 0
     level: int = 0
     parent: int = -1
+    heading: bool = False  # text that is no code in the code column («КЛАСС 1 …», «БАЛАНС»)
+    rounded: int = 0  # bit k: sum k had a fraction of a kopeck and was rounded
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +72,7 @@ class Body:
     total: int | None  # index of the «Итого» entry
     last_row: int
     issues: list[Issue]
+    subtotals: frozenset[int] = frozenset()  # «Итого по активу» entries before `total`
 
 
 def read_body(sheet: Sheet, layout: Layout) -> Body:
@@ -71,6 +85,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     entries: list[Entry] = []
     issues: list[Issue] = []
     total: int | None = None
+    sections: list[int] = []
     last_row = layout.header_end
     current: Entry | None = None
     rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
@@ -93,19 +108,48 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         label = name or account or ""
         if account is None and label[:2].lower() in FOOTER_STARTS and FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
+        mark = len(issues)
         values = _amounts(sheet, r, cells, layout, issues)
+        rounded = _rounded_bits(issues, mark, layout) if len(issues) > mark else 0
+        if layout.side_col is not None:
+            _one_side(values, _text_at(cells, layout.side_col), r, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
             entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
+            entries[-1].rounded = rounded
             last_row = r
+            if layout.side_col is not None and _SECTION_TOTAL.match(label):
+                sections.append(total)  # «Итого по активу»: the пассив section follows
+                continue
+            last_row = _total_indicators(sheet, layout, r, entries[-1], issues)
             break
         if account is None and values.count(None) == _SUMS and layout_at(sheet, r) is not None:
             # the next table's header under a table without «Итого» or footer
             last_row = _give_back_title_block(sheet, layout, r, entries, issues)
             break
         indicator = "" if indicator_col is None else _text_at(cells, indicator_col)
-        if current is not None and indicator and account is None and name is None:
-            _fold_indicator(current, indicator, values, layout)
+        if (
+            current is not None
+            and indicator
+            and account is None
+            and name is None
+            and outline_levels.get(r, 0) == current.outline
+        ):  # (a row one outline level deeper is an unnamed subconto of its own)
+            _fold_indicator(current, indicator, values, layout, cells)
+            if indicator.lower().startswith(_QUANTITY):
+                _keep_rounding_of_money(issues, r)
+            last_row = r
+            continue
+        if (
+            current is not None
+            and indicator_col is None
+            and account is None
+            and name is not None
+            and len(name) <= _INDICATOR_CHARS
+            and name.lower() in _INDICATOR_ROWS
+        ):  # «Обороты счета» prints the quantity on a row of its own, named in the label column
+            _fold_indicator(current, name, values, layout, cells)
+            _keep_rounding_of_money(issues, r)
             last_row = r
             continue
         extra = _extra(cells, layout)
@@ -123,11 +167,84 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             moved, values = values, [None] * len(values)
         kind = "subconto" if account is None else "subaccount" if "." in account else "account"
         current = Entry(r, kind, account, name, inn, values, extra, outline_levels.get(r, 0))
+        if account is None and code_col is not None and code is not None and code != "":
+            current.heading = True
+        current.rounded = rounded
         if moved is not None:
-            _fold_indicator(current, indicator, moved, layout)
+            _fold_indicator(current, indicator, moved, layout, cells)
         entries.append(current)
         last_row = r
-    return Body(entries, total, last_row, issues)
+    if sections and sections[-1] == total:
+        sections.pop()
+    return Body(entries, total, last_row, _one_rounding_issue(issues), frozenset(sections))
+
+
+def _one_side(values: list[int | None], side: str, row: int, issues: list[Issue]) -> None:
+    """Balances printed one column a side: «…Актив» keeps them as debit, «…Пассив» as credit
+    (both spans read the same column); without a side they cannot be placed and stay empty."""
+    found = _SIDE_RE.findall(side)
+    kept = found[-1].lower() if found else None
+    if kept is None and any(v is not None for v in values[0::4]):
+        issues.append(Issue("OSV_SIDE_UNKNOWN", f"no Актив / Пассив side: {side!r}", row))
+    for debit in (0, 4):
+        if kept != "актив":
+            values[debit] = None
+        if kept != "пассив":
+            values[debit + 1] = None
+
+
+def _total_indicators(
+    sheet: Sheet, layout: Layout, row: int, total: Entry, issues: list[Issue]
+) -> int:
+    """The «Кол.» / «НУ» rows 1C prints under «Итого» are the total's (folded into its
+    `extra`, as under any entity); the last row of the body."""
+    col = layout.indicator_col
+    if col is None:
+        return row
+    while row + 1 < len(sheet.rows):
+        cells = sheet.rows[row + 1]
+        indicator = _text_at(cells, col)
+        account, name = _label(cells, layout)
+        if not indicator or account is not None or name is not None:
+            break
+        values = _amounts(sheet, row + 1, cells, layout, issues)
+        _fold_indicator(total, indicator, values, layout, cells)
+        if indicator.lower().startswith(_QUANTITY):
+            _keep_rounding_of_money(issues, row + 1)
+        row += 1
+    return row
+
+
+def _rounded_bits(issues: list[Issue], mark: int, layout: Layout) -> int:
+    """The sums of this row (issues from `mark` on) that were rounded, as a bit mask."""
+    bits = 0
+    for issue in issues[mark:]:
+        if issue.code != _ROUNDED or issue.column_index is None:
+            continue
+        for k, (start, end) in enumerate(layout.sums):
+            if start <= issue.column_index <= end:
+                bits |= 1 << k
+    return bits
+
+
+def _keep_rounding_of_money(issues: list[Issue], row: int) -> None:
+    """A quantity row's digits are kept as printed (`_fold_indicator`): nothing was rounded."""
+    issues[:] = [i for i in issues if i.code != _ROUNDED or i.row_index != row]
+
+
+def _one_rounding_issue(issues: list[Issue]) -> list[Issue]:
+    """Sums with fractions of a kopeck (a bank's export may print 74975624165.88272): one
+    warning for the table, at the first such cell, with how many there are."""
+    rounded = [issue for issue in issues if issue.code == _ROUNDED]
+    if not rounded:
+        return issues
+    first = rounded[0]
+    message = (
+        f"{len(rounded)} sums have fractions of a kopeck and were rounded half-up to kopecks "
+        f"(the first: {first.message}); the control sums allow half a kopeck per rounded value"
+    )
+    kept = [issue for issue in issues if issue.code != _ROUNDED]
+    return [*kept, Issue(_ROUNDED, message, first.row_index, first.column_index)]
 
 
 def _give_back_title_block(
@@ -234,8 +351,19 @@ def _span_amount(
         found = _parse(value)
         if found is None:
             _unreadable(value, row, col, issues)
+        elif type(value) is float and _rounded(value, found):
+            issues.append(Issue(_ROUNDED, f"{value!r} rounded to kopecks", row, col))
         return found
     return None
+
+
+def _rounded(value: float, kopecks: int) -> bool:
+    """The float is not its kopecks: a fraction of a kopeck beyond float noise (67943876.75999999
+    is 67943876.76), or a magnitude where a float cannot hold kopecks at all (from ~10^13)."""
+    if kopecks / 100 == value:
+        return False
+    ulp = math.ulp(value)
+    return abs(value - kopecks / 100) > 2 * ulp or ulp > _KOPECK_ULP
 
 
 def _unreadable(value: CellValue, row: int, col: int, issues: list[Issue]) -> None:
@@ -275,14 +403,34 @@ def _extra_text(value: CellValue) -> str | None:
     return cell_text(value) or None
 
 
-def _fold_indicator(entry: Entry, indicator: str, values: list[int | None], layout: Layout) -> None:
-    """Put an indicator row's values into its entity (БУ → the sums, others → extra)."""
+def _fold_indicator(
+    entry: Entry,
+    indicator: str,
+    values: list[int | None],
+    layout: Layout,
+    cells: list[CellValue],
+) -> None:
+    """Put an indicator row's values into its entity (БУ → the sums, others → extra).
+
+    A quantity keeps its cell's own digits («1341036.632»): it is no money, so it is not
+    rounded to kopecks; the money indicators (НУ, ПР, ВР, Вал.) are money strings."""
     if indicator.lower() == _MONEY_INDICATOR and all(v is None for v in entry.values):
         entry.values[:] = values
         return
-    for label, value in zip(layout.sum_labels, values, strict=True):
-        if value is not None:
-            entry.extra[f"{indicator}: {label}"] = format_kopecks(value)
+    quantity = indicator.lower().startswith(_QUANTITY)
+    for label, value, (start, end) in zip(layout.sum_labels, values, layout.sums, strict=True):
+        if value is None:
+            continue
+        text = _first_text(cells, start, end) if quantity else None
+        entry.extra[f"{indicator}: {label}"] = text or format_kopecks(value)
+
+
+def _first_text(cells: list[CellValue], start: int, end: int) -> str | None:
+    """The text of the first non-empty cell of a sum span."""
+    for col in range(start, min(end, len(cells) - 1) + 1):
+        if (text := _text(cells[col])) != "":
+            return text
+    return None
 
 
 def _inn(value: CellValue) -> str | None:

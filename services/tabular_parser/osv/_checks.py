@@ -5,7 +5,8 @@
    parents that have children. A parent whose balance 1C prints netted (one side only) is
    accepted when the netted balance of its children equals it;
 3. TOTAL_SUM: Итого = Σ top-level rows (or Σ top-level balance accounts, when the sheet's
-   Итого leaves the off-balance accounts out);
+   Итого leaves the off-balance accounts out); with «Итого по активу» / «Итого по пассиву»
+   each sums the top-level rows of its own section;
 4. DEBIT_EQUALS_CREDIT (full ОСВ only): Σ top-level balance accounts has СНД = СНК, ОбД = ОбК,
    СКД = СКК; off-balance accounts are single-entry and left out.
 """
@@ -36,12 +37,22 @@ class Failure:
 
 
 def run_checks(
-    entries: list[Entry], total: int | None, *, full: bool, skip_children: set[int]
+    entries: list[Entry],
+    total: int | None,
+    *,
+    full: bool,
+    skip_children: set[int],
+    subtotals: frozenset[int] = frozenset(),
 ) -> list[Failure]:
+    """Every check over the entries. `subtotals` are «Итого по активу»-like rows before the
+    final `total`: each sums the top-level rows since the previous one (TOTAL_SUM), and the
+    final total those since the last subtotal; DEBIT_EQUALS_CREDIT takes all top-level rows."""
     failures: list[Failure] = []
     sums: dict[int, list[int]] = {}  # parent index → Σ children (parents only: few)
     top_all = [_ZERO] * _WIDTH
     top_balance = [_ZERO] * _WIDTH
+    segment_all = [_ZERO] * _WIDTH if subtotals else top_all
+    segment_balance = [_ZERO] * _WIDTH if subtotals else top_balance
     for i, entry in enumerate(entries):
         # The loop runs once per row of a large sheet: kopecks unpacked, None → 0, inlined.
         od, oc, td, tc, cd, cc = entry.values
@@ -50,6 +61,9 @@ def run_checks(
         if expected != cd - cc:
             failures.append(Failure("ROW_BALANCE", i, "closing_balance", expected, cd - cc))
         if entry.kind == "total":
+            if i in subtotals:
+                _total_sum(i, entry, segment_all, segment_balance if full else None, failures)
+                segment_all, segment_balance = [_ZERO] * _WIDTH, [_ZERO] * _WIDTH
             continue
         if entry.parent >= 0:
             into = sums.get(entry.parent)
@@ -65,13 +79,19 @@ def run_checks(
         else:
             values = [od, oc, td, tc, cd, cc]
             _add(top_all, values)
-            if entry.account is None or not is_off_balance(entry.account):
+            balance = entry.account is None or not is_off_balance(entry.account)
+            if balance:
                 _add(top_balance, values)
+            if subtotals:
+                _add(segment_all, values)
+                if balance:
+                    _add(segment_balance, values)
     for i in sorted(sums):
         if i not in skip_children:
             _children_sum(i, entries[i], sums[i], failures)
     if total is not None:
-        _total_sum(total, entries[total], top_all, top_balance if full else None, failures)
+        segment = segment_balance if full else None
+        _total_sum(total, entries[total], segment_all, segment, failures)
     if full and total is not None:
         for column, d in _PAIRS:
             if top_balance[d] != top_balance[d + 1]:
@@ -80,8 +100,39 @@ def run_checks(
                         "DEBIT_EQUALS_CREDIT", total, column, top_balance[d], top_balance[d + 1]
                     )
                 )
+    if any(entry.rounded for entry in entries):
+        failures = _beyond_rounding(failures, entries)
     failures.sort(key=lambda f: f.entry)
     return failures
+
+
+def _beyond_rounding(failures: list[Failure], entries: list[Entry]) -> list[Failure]:
+    """The failures a rounding cannot explain: sums rounded from fractions of a kopeck may
+    each be half a kopeck off, so a difference of up to n/2 kopecks over n rounded values is
+    no failure of the sheet (`_body`: OSV_VALUE_ROUNDED says which sums were rounded)."""
+    top = [e for e in entries if e.parent < 0 and e.kind != "total"]
+    kept = []
+    for failure in failures:
+        entry = entries[failure.entry]
+        if failure.check == "ROW_BALANCE":
+            bits = [entry.rounded]
+        elif failure.check == "CHILDREN_SUM":
+            bits = [entry.rounded] + [e.rounded for e in entries if e.parent == failure.entry]
+        else:  # TOTAL_SUM, DEBIT_EQUALS_CREDIT: over the top-level rows
+            bits = [entry.rounded] + [e.rounded for e in top]
+        mask = _columns_mask(failure)
+        slack = sum((b & mask).bit_count() for b in bits)
+        if 2 * abs(failure.expected - failure.actual) > slack:
+            kept.append(failure)
+    return kept
+
+
+def _columns_mask(failure: Failure) -> int:
+    """The sums a failure compares, as bits of SUM_FIELDS."""
+    if failure.column in SUM_FIELDS:
+        return 1 << SUM_FIELDS.index(failure.column)
+    pair = dict(_PAIRS).get(failure.column)  # DEBIT_EQUALS_CREDIT: its debit and credit
+    return 0b11 << pair if pair is not None else (1 << _WIDTH) - 1  # ROW_BALANCE: all six
 
 
 def _values(entry: Entry) -> list[int]:

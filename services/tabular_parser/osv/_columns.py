@@ -4,10 +4,23 @@
 «Код» | «Наименование» | Дебет | Кредит ×3. Each group is merged over its Дебет and Кредит
 cells, sometimes over an empty spacer column too, so a sum column is a *span*: its value is
 the first non-empty cell of the span.
+
+A balance sheet of ЕПС (a non-credit financial organisation's chart) prints one balance column
+per group («Входящие остатки», «Обороты-дебет», «Обороты-кредит», «Исходящие остатки», each
+over руб. / вал. / итого) and the account's side («…Актив», «…Пассив.») in a column of its own:
+the итого column is the sum, its side says debit or credit (`_sided_layout`), руб. and вал.
+go to `extra`.
+
+A bank's ведомость names the balance sides «Актив» / «Пассив» instead of Дебет / Кредит. 1C's
+«Обороты счета» prints the six sums on one header row instead («Нач. сальдо деб.», «Оборот Дт»,
+«Кон. сальдо кред.» …) with the corresponding accounts' columns between the turnovers: those
+are `extra` columns named «<turnover header>: <corr. account>» (`_one_row_layout`).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -31,8 +44,24 @@ _GROUPS = (
     re.compile(r"оборот", re.IGNORECASE),
     re.compile(r"сальдо\s+на\s+конец|конечн\w*\s+сальдо|исходящ\w*\s+сальдо", re.IGNORECASE),
 )
-_DEBIT = ("дебет", "дт")
-_CREDIT = ("кредит", "кт")
+_DEBIT = ("дебет", "дт", "актив")
+_CREDIT = ("кредит", "кт", "пассив")
+# One header row with the six sums: the group of each, and its side.
+_OPENING = re.compile(r"сальдо\s+на\s+начало|нач\w*\.?\s*сальдо|входящ\w*\s+сальдо", re.I)
+_CLOSING = re.compile(r"сальдо\s+на\s+конец|кон\w*\.?\s*сальдо|исходящ\w*\s+сальдо", re.I)
+_TURNOVER = re.compile(r"оборот", re.IGNORECASE)
+_DEBIT_WORD = re.compile(r"(?<!\w)(?:дт|деб\w*)(?!\w)", re.IGNORECASE)
+_CREDIT_WORD = re.compile(r"(?<!\w)(?:кт|кред\w*)(?!\w)", re.IGNORECASE)
+_SIDED_GROUPS = (
+    re.compile(r"входящ\w*\s+остат|остат\w*\s+на\s+начало", re.IGNORECASE),
+    re.compile(r"оборот\w*\W+(?:по\s+)?дебет", re.IGNORECASE),
+    re.compile(r"оборот\w*\W+(?:по\s+)?кредит", re.IGNORECASE),
+    re.compile(r"исходящ\w*\s+остат|остат\w*\s+на\s+конец", re.IGNORECASE),
+)
+_SIDE = re.compile(r"актив|пассив", re.IGNORECASE)
+_SIDE_ROWS = 30  # body rows looked at to find the side column
+_TOTAL_SUB = "итого"
+_ACCOUNT_HEADERS = ("б/сч", "бал. сч", "балансов", "№ сч", "номер сч")
 _SCAN_ROWS = 200
 _SUBHEADER_DEPTH = 3
 _KIND_ROWS = 3
@@ -59,6 +88,7 @@ class Layout:
     indicator_col: int | None
     extra: tuple[Column, ...]
     subconto_kinds: tuple[str, ...]
+    side_col: int | None = None  # «Актив» / «Пассив» per row: balances are one column a side
 
 
 def find_layout(sheet: Sheet, start: int = 0) -> Layout | None:
@@ -76,23 +106,33 @@ def find_layout(sheet: Sheet, start: int = 0) -> Layout | None:
 
 def layout_at(sheet: Sheet, row: int) -> Layout | None:
     """The ОСВ table header whose group row is `row`, or None when the row starts none."""
-    groups = _group_columns(sheet.rows[row])
-    return None if groups is None else _layout_at(sheet, row, groups)
+    cells = sheet.rows[row]
+    groups = _group_columns(cells)
+    if groups is not None and (layout := _layout_at(sheet, row, groups)) is not None:
+        return layout
+    sums = _one_row_sums(cells)
+    if sums is not None:
+        return _one_row_layout(sheet, row, sums)
+    sided = _group_columns(cells, _SIDED_GROUPS)
+    return None if sided is None else _sided_layout(sheet, row, sided)
 
 
-def _group_columns(cells: list[CellValue]) -> list[int] | None:
-    found: list[int | None] = [None, None, None]
+def _group_columns(
+    cells: list[CellValue], patterns: tuple[re.Pattern[str], ...] = _GROUPS
+) -> list[int] | None:
+    """The first column matching each pattern, when all match left to right in that order."""
+    found: list[int | None] = [None] * len(patterns)
     for col, value in enumerate(cells):
         if not isinstance(value, str) or len(value) < 6:
             continue
-        for g, pattern in enumerate(_GROUPS):
+        for g, pattern in enumerate(patterns):
             if found[g] is None and pattern.search(value):
                 found[g] = col
                 break
     if None in found:
         return None
     cols = [c for c in found if c is not None]
-    return cols if cols[0] < cols[1] < cols[2] else None
+    return cols if all(left < right for left, right in itertools.pairwise(cols)) else None
 
 
 def _layout_at(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
@@ -187,16 +227,35 @@ def _build(
     ]
     first_col = min(min(used), groups[0])
     last_col = max(max(used), sums[-1][1])
+    return _labelled(
+        sheet, row, header_end, (first_col, last_col), (sums, labels), covering, in_sums, []
+    )
 
+
+def _labelled(
+    sheet: Sheet,
+    row: int,
+    header_end: int,
+    bounds: tuple[int, int],
+    sums_and_labels: tuple[list[tuple[int, int]], list[str]],
+    covering: dict[tuple[int, int], CellRange],
+    taken: set[int],
+    extra: list[Column],
+) -> Layout:
+    """The layout, once the sum columns are known: every other headed column of
+    `bounds` (first, last) is read by its header texts (Код, Наименование, Показатели, ИНН,
+    Счет…); columns in `taken` are sums or already in `extra`."""
+    first_col, last_col = bounds
+    sums, labels = sums_and_labels
     code_col = name_col = combined_col = inn_col = indicator_col = None
     kinds: list[str] = []
-    extra: list[Column] = []
+    extra = list(extra)
     for col in range(first_col, last_col + 1):
-        if col in in_sums:
+        if col in taken:
             continue
         texts = _column_texts(sheet, row, header_end, col, covering)
         lowered = [t.lower() for t in texts]
-        if any(t.startswith("код") for t in lowered):
+        if any(t.startswith("код") or t.startswith(_ACCOUNT_HEADERS) for t in lowered):
             code_col = col
             if lowered[0].startswith("сч"):
                 kinds += [
@@ -210,19 +269,19 @@ def _build(
             indicator_col = col
         elif any(t == "инн" or t.startswith("инн ") for t in lowered):
             inn_col = col
-        elif lowered and lowered[0].startswith("сч") and combined_col is None:
+        elif lowered and lowered[0].startswith(("сч", "субконто")) and combined_col is None:
             combined_col = col
             kinds += texts[1:]
         elif texts:
             extra.append(Column(col, texts[-1]))
     if code_col is None and name_col is None and combined_col is None:
-        taken = {c.index for c in extra}
-        if first_col not in taken and first_col not in (inn_col, indicator_col):
+        extras = {c.index for c in extra}
+        if first_col not in extras and first_col not in (inn_col, indicator_col):
             combined_col = first_col
     if combined_col is not None:
         if name_col is None:
-            name_col = _under_same_merge(row, combined_col, covering, in_sums)
-        header_end = _kind_rows(sheet, header_end, combined_col, kinds)
+            name_col = _under_same_merge(row, combined_col, covering, taken)
+        header_end = _kind_rows(sheet, header_end, combined_col, kinds, bounds)
     return Layout(
         header_row=row,
         header_end=header_end,
@@ -238,6 +297,115 @@ def _build(
         extra=_unique_headers(extra),
         subconto_kinds=tuple(kinds),
     )
+
+
+def _one_row_sums(cells: list[CellValue]) -> list[int] | None:
+    """The columns of the six sums when one header row names them all, in SUM_FIELDS order."""
+    found: list[int | None] = [None] * len(SUM_FIELDS)
+    for col, value in enumerate(cells):
+        if not isinstance(value, str) or len(value) < 5:
+            continue
+        if _OPENING.search(value):
+            group = 0
+        elif _CLOSING.search(value):
+            group = 4
+        elif _TURNOVER.search(value):
+            group = 2
+        else:
+            continue
+        side = 0 if _DEBIT_WORD.search(value) else 1 if _CREDIT_WORD.search(value) else None
+        if side is not None and found[group + side] is None:
+            found[group + side] = col
+    if None in found:
+        return None
+    cols = [c for c in found if c is not None]
+    return cols if cols == sorted(cols) and len(set(cols)) == len(cols) else None
+
+
+def _one_row_layout(sheet: Sheet, row: int, sum_cols: list[int]) -> Layout:
+    """«Обороты счета»: each sum spans up to the next header cell; the headed cells between
+    and after the turnovers are the corresponding accounts' columns (`extra`)."""
+    cells = sheet.rows[row]
+    headed = [c for c, v in enumerate(cells) if cell_text(v)]
+    last_col = max(headed[-1], sum_cols[-1])
+    sums: list[tuple[int, int]] = []
+    labels: list[str] = []
+    for col in sum_cols:
+        after = [c for c in headed if c > col]
+        sums.append((col, after[0] - 1 if after else col))
+        labels.append(cell_text(cells[col]))
+    in_sums = {c for start, end in sums for c in range(start, end + 1)}
+    extra: list[Column] = []
+    for col in headed:
+        if sum_cols[2] < col < sum_cols[4] and col not in in_sums:
+            turnover = labels[2] if col < sum_cols[3] else labels[3]
+            code = account_code(cells[col], cell_text(cells[col]), own_column=True)
+            extra.append(Column(col, f"{turnover}: {code or cell_text(cells[col])}"))
+    taken = in_sums | {c.index for c in extra}
+    texts = [c for c in headed if c < sum_cols[0] and isinstance(cells[c], str)]
+    first_col = texts[0] if texts else sum_cols[0]
+    covering = _merges_in_rows(sheet.merged, row, row + _KIND_ROWS)
+    return _labelled(sheet, row, row, (first_col, last_col), (sums, labels), covering, taken, extra)
+
+
+def _sided_layout(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
+    """One sum column per group (its «итого» sub-column, else its first), the side column
+    found in the body; None without a side column (debit and credit cannot be told)."""
+    covering = _merges_in_rows(sheet.merged, row, row + _SUBHEADER_DEPTH)
+    sub = row + 1
+    spans: list[tuple[int, int]] = []
+    extra: list[Column] = []
+    for g, col in enumerate(groups):
+        merged = covering.get((row, col))
+        end = merged.last_col if merged is not None and merged.first_col == col else col
+        if g + 1 < len(groups):
+            end = min(end, groups[g + 1] - 1)
+        group_text = cell_text(sheet.cell(row, col))
+        subs = {c: cell_text(sheet.cell(sub, c)) for c in range(col, end + 1)}
+        total = next((c for c, t in subs.items() if t.lower().startswith(_TOTAL_SUB)), col)
+        spans.append((total, total))
+        extra += [Column(c, f"{group_text} {t}") for c, t in subs.items() if t and c != total]
+    header_end = (
+        _numbering_row(sheet, sub) if any(cell_text(sheet.cell(sub, c)) for c in groups) else row
+    )
+    side_col = _side_column(sheet, header_end, groups[0])
+    if side_col is None:
+        return None
+    opening, debit, credit, closing = spans
+    sums = [opening, opening, debit, credit, closing, closing]
+    labels = [cell_text(sheet.cell(row, c)) for c in groups]
+    sum_labels = [labels[0], labels[0], labels[1], labels[2], labels[3], labels[3]]
+    headed = [c for r in range(row, sub + 1) for c, v in enumerate(sheet.rows[r]) if cell_text(v)]
+    first_col = min(min(headed), side_col)
+    last_col = max(headed)
+    extra.insert(0, Column(side_col, cell_text(sheet.cell(row, side_col)) or "Сторона"))
+    taken = {c for span in spans for c in span} | {c.index for c in extra}
+    layout = _labelled(  # the header texts of its rows, not the numbering row under them
+        sheet, row, sub, (first_col, last_col), (sums, sum_labels), covering, taken, extra
+    )
+    header_end = max(header_end, layout.header_end)
+    return dataclasses.replace(layout, side_col=side_col, header_end=header_end)
+
+
+def _numbering_row(sheet: Sheet, sub: int) -> int:
+    """The sub-header row, or the row under it when that one only numbers the columns
+    («0», «1», «2» …, as forms print under their header)."""
+    nxt = sub + 1
+    texts = [cell_text(v) for v in sheet.rows[nxt]] if nxt < len(sheet.rows) else []
+    numbers = [t for t in texts if t]
+    if numbers and all(t.isdigit() for t in numbers) and len(numbers) >= len(texts) // 2:
+        return nxt
+    return sub
+
+
+def _side_column(sheet: Sheet, header_end: int, before: int) -> int | None:
+    """The column left of `before` whose body cells name the side (…Актив / …Пассив)."""
+    rows = sheet.rows[header_end + 1 : header_end + 1 + _SIDE_ROWS]
+    for col in range(before):
+        texts = [cell_text(r[col]) for r in rows if col < len(r) and cell_text(r[col])]
+        if texts and sum(1 for t in texts if _SIDE.search(t)) * 2 > len(texts):
+            return col
+    return None
 
 
 def _under_same_merge(
@@ -265,15 +433,19 @@ def _column_texts(
     return texts
 
 
-def _kind_rows(sheet: Sheet, header_end: int, col: int, kinds: list[str]) -> int:
-    """Subconto kinds 1C writes under «Счет» on rows of their own when Дебет is not merged down."""
+def _kind_rows(
+    sheet: Sheet, header_end: int, col: int, kinds: list[str], bounds: tuple[int, int]
+) -> int:
+    """Subconto kinds 1C writes under «Счет» on rows of their own when Дебет is not merged down
+    (a cell outside the table's columns `bounds`, e.g. a level column, does not count)."""
     for _ in range(_KIND_ROWS):
         nxt = header_end + 1
         if nxt >= len(sheet.rows):
             break
         cells = sheet.rows[nxt]
         text = cell_text(sheet.cell(nxt, col))
-        others = any(cell_text(v) for c, v in enumerate(cells) if c != col)
+        first, last = bounds
+        others = any(cell_text(v) for c, v in enumerate(cells) if c != col and first <= c <= last)
         if not text or others or text.lower().startswith("итого"):
             break
         if account_code(sheet.cell(nxt, col), text, own_column=False) is not None:

@@ -154,14 +154,20 @@ def _table(
     `organization` is the previous table's, kept when this title block names none.
     """
     title_start = _after_footer(sheet, previous_end, layout.header_row) if previous_end else 0
-    title = read_title_block(sheet, layout.header_row, title_start)
+    title = read_title_block(sheet, layout.header_row, title_start, layout.first_col)
     if title.title is None and not body.entries:
         return None
     if title.organization_name is None:
         title.organization_name = organization
     _, unknown_nesting = assign_levels(body.entries, len(layout.subconto_kinds))
     full = title.account is None and not title.filtered
-    failures = run_checks(body.entries, body.total, full=full, skip_children=unknown_nesting)
+    failures = run_checks(
+        body.entries,
+        body.total,
+        full=full,
+        skip_children=unknown_nesting,
+        subtotals=body.subtotals,
+    )
     return _Table(layout, title, body, failures, unknown_nesting)
 
 

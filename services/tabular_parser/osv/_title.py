@@ -11,8 +11,14 @@ from ._cells import cell_text
 
 __all__ = ["TITLE_RE", "TitleBlock", "read_title_block"]
 
-TITLE_RE = re.compile(r"оборотно\s*-?\s*сальдов\w*\s+ведомост\w*", re.IGNORECASE)
-_ACCOUNT_RE = re.compile(r"\bпо\s+сч[её]т\w*\s+(?P<code>[0-9A-Za-zА-Яа-яЁё.]+)", re.IGNORECASE)
+TITLE_RE = re.compile(
+    r"оборотно\s*-?\s*сальдов\w*\s+ведомост\w*|оборотн\w*\s+ведомост\w*|обороты\s+сч[её]та",
+    re.IGNORECASE,
+)
+_ACCOUNT_RE = re.compile(
+    r"(?:\bпо\s+сч[её]т\w*|\bобороты\s+сч[её]та)\s+(?P<code>[0-9A-Za-zА-Яа-яЁё.]+)", re.IGNORECASE
+)
+_PERIOD_LINE_RE = re.compile(r"^за\s+(?:период\s+)?(?P<period>\S.*)$", re.IGNORECASE)
 _FOR_RE = re.compile(r"(?:^|\s)за\s+(?P<period>\S.*)$", re.IGNORECASE)
 _LABEL_RE = re.compile(r"^(?P<label>[А-Яа-яЁё][А-Яа-яЁё ]{1,40}?)\s*:\s*(?P<rest>.*)$")
 _UNITS_RE = re.compile(
@@ -40,12 +46,19 @@ class TitleBlock:
     filtered: bool = False
 
 
-def read_title_block(sheet: Sheet, stop_row: int, start_row: int = 0) -> TitleBlock:
-    """Read rows [start_row, stop_row): each row's non-empty cells joined in column order."""
+def read_title_block(
+    sheet: Sheet, stop_row: int, start_row: int = 0, first_col: int = 0
+) -> TitleBlock:
+    """Read rows [start_row, stop_row): each row's non-empty cells joined in column order.
+
+    A number left of the table's `first_col` is not title text (1C's flat exports print a
+    row-level column there: «0 ООО "Ромашка"» must read «ООО "Ромашка"»)."""
     block = TitleBlock()
     first_plain_line: str | None = None
     for row in range(start_row, min(stop_row, len(sheet.rows))):
-        line = " ".join(t for t in (cell_text(v) for v in sheet.rows[row]) if t)
+        cells = sheet.rows[row]
+        texts = (cell_text(v) for c, v in enumerate(cells) if c >= first_col or isinstance(v, str))
+        line = " ".join(t for t in texts if t)
         if not line:
             continue
         if block.title is None and (title := TITLE_RE.search(line)) is not None:
@@ -55,6 +68,13 @@ def read_title_block(sheet: Sheet, stop_row: int, start_row: int = 0) -> TitleBl
             continue
         if block.units is None and (units := _units(line)) is not None:
             block.units = units
+            continue
+        if (
+            block.title is not None
+            and block.period_text is None
+            and (period := _PERIOD_LINE_RE.match(line)) is not None
+        ):  # «за период с 01.01.2016 по 31.12.2016» on the line under the title
+            block.period_text = period["period"].strip()
             continue
         if first_plain_line is None and block.title is None:
             first_plain_line = line
