@@ -15,7 +15,7 @@ from typing import Literal
 from services.arm_statements import LINES, fold, parent_code
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.text import cell_text
-from services.tabular_parser.statements._table import is_catalogue_code
+from services.tabular_parser.statements._table import is_catalogue_code, is_notes_header
 
 __all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
 
@@ -78,6 +78,8 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
         cells = [fold(cell_text(v)) for v in line]
         cells = [s for s in cells if s]
         for s in cells:
+            if is_notes_header(s):  # «Пояснения к строкам» heads a column, titles no form
+                continue
             for pattern, kind in _TITLES:
                 if len(s) < 200 and pattern.match(s):
                     found.append((row, kind))

@@ -99,8 +99,13 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
         col, amount = numeric[0]
         text = pieces[0][1]
         return ValueRead(column, col, amount, text, text, CLEAN, True, False)
-    raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     col = next((c for c, t in pieces if any(ch.isdigit() for ch in t)), pieces[0][0])
+    if numeric and sum(any(ch.isdigit() for ch in t) for _, t in pieces) > 1:
+        # A number beside another figure in one column's cells: two values, never one number
+        # glued from both («343777.13» + «265425.66»), so the value is left for review.
+        raw = " ".join(t for _, t in pieces)
+        return ValueRead(column, col, None, raw, raw, 0.0, False, True, "unreadable")
+    raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     shown = raw
     issue: ValueIssue | None = None
     if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
@@ -142,6 +147,13 @@ def _has_values(values: list[ValueRead]) -> bool:
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in ("()", "(", ")")
         for v in values
+    )
+
+
+def _has_figures(values: list[ValueRead]) -> bool:
+    """Some value prints more than an empty mark: a section row «Раздел I | Х | Х» is no line."""
+    return any(
+        v.text is not None and "".join(v.text.split()).lower() not in _EMPTY_MARKS for v in values
     )
 
 
@@ -240,12 +252,12 @@ def read_lines(
             if matched is not None:
                 line.code, line.code_confidence = matched, BY_NAME
                 last_coded, last_code = line, matched
-            elif _has_values(values):
+            elif _has_figures(values):
                 line.status = "missing"
             else:
                 continue
         else:
-            if not _has_values(values):
+            if not _has_figures(values):
                 continue
             suggested = (
                 match_line_name(name, document_type, variant, after=last_code) if name else None
