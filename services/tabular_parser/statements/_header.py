@@ -70,6 +70,7 @@ class HeaderRead:
 def _is_label(s: str) -> bool:
     return bool(
         "по окуд" in s
+        or s in ("окуд", "окпо", "океи")
         or "по кнд" in s
         or "по окпо" in s
         or "по оквэд" in s

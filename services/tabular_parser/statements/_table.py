@@ -16,7 +16,14 @@ from services.arm_statements import classify_code, fold, parse_period_label
 from services.tabular_parser.excel.model import CellRange, Sheet
 from services.tabular_parser.excel.text import cell_text
 
-__all__ = ["TableLayout", "ValueColumn", "is_catalogue_code", "is_notes_header", "locate_table"]
+__all__ = [
+    "TableLayout",
+    "ValueColumn",
+    "code_column_codes",
+    "is_catalogue_code",
+    "is_notes_header",
+    "locate_table",
+]
 
 _NAME_HEADER = re.compile(r"^(наименование(\s+показател\w*)?|показатель)\s*\d?$")
 _CODE_HEADER = re.compile(r"^код(\s+(строки|показателя|стр\.?))?\s*\d?$")
@@ -138,6 +145,22 @@ def _headerless_code_column(
         if _reads_as_code_column(sheet, first, last, col, header_row):
             return col
     return None
+
+
+def code_column_codes(sheet: Sheet) -> list[str]:
+    """The catalogue codes printed in the sheet's code columns (columns that read as code
+    columns by the rule of `locate_table`), never an amount that happens to equal a code."""
+    last = len(sheet.rows)
+    counts = _code_counts(sheet, 0, last)
+    columns = [
+        c for c, n in counts.items() if n >= 2 and _reads_as_code_column(sheet, 0, last, c, None)
+    ]
+    return [
+        text
+        for row in range(last)
+        for col in columns
+        if is_catalogue_code(text := cell_text(sheet.cell(row, col)))
+    ]
 
 
 def _has_name_text(sheet: Sheet, row: int, lo: int, hi: int) -> bool:

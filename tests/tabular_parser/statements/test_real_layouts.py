@@ -161,6 +161,8 @@ def test_integers_in_an_amount_column_of_a_ledger_are_no_code_column() -> None:
     sheet = Sheet("TDSheet", [header, *body])  # type: ignore[list-item]
     layout = locate_table(sheet, 0, len(sheet.rows))
     assert layout is None or layout.code_col is None
+    result = recognize_statements([sheet])  # three 13102s are no balance lines either
+    assert (result.documents, result.other_sheets) == ([], ["TDSheet"])
 
 
 # header fields ---------------------------------------------------------------------------------
@@ -223,3 +225,12 @@ def test_report_date_of_a_period_title_is_its_end() -> None:
     spec = f.with_cell(layouts.coded_balance("Код"), 1, 0, "за период с 01.01.2024 по 31.12.2024")
     header = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")["header"]
     assert header["report_date"] == dt.date(2024, 12, 31).isoformat()
+
+
+def test_a_bare_okud_label_gives_the_code_beside_it() -> None:
+    """«ОКУД | 0420002» without «Форма по»: the ОКУД of any form is read from the cell beside."""
+    spec = layouts.nfo_balance()
+    row, col = f.find_cell(spec, "Код формы по ОКУД: 0420002")
+    spec = f.with_cell(f.with_cell(spec, row, col, "ОКУД"), row, col + 1, "0420002")
+    header = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")["header"]
+    assert (header["okud"], header["okud_confidence"]) == ("0420002", 100)
