@@ -94,7 +94,12 @@ def _nfo_title(
 
 
 def _signature(width: int) -> list[Row]:
-    return [[], _pad(["Генеральный директор", None, "(подпись)", None, "Иванов И. И."], width)]
+    """The signer's row (a blank to sign on, the name) over a row of captions only."""
+    return [
+        [],
+        _pad(["Генеральный директор", None, "________________", None, "Иванов И. И."], width),
+        _pad(["(должность руководителя)", None, "(подпись)", None, "(инициалы, фамилия)"], width),
+    ]
 
 
 def nfo_balance(name: str = "TDSheet") -> SheetSpec:

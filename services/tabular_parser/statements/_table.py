@@ -2,9 +2,12 @@
 
 Real layouts differ: 1C prints «Пояснения | Наименование показателя | Код | На 31 декабря …»;
 ГИР БО exports put «Код строки» anywhere from column 7 to 18 and, because their merged ranges
-differ row by row, print codes and values right of their header cell. So the code column is
-the column (inside the «Код» header's merged range, else anywhere) where most cells are
-catalogue codes, and a value column owns every cell from its header to the next header.
+differ row by row, print codes and values right of their header cell; forms 0420002/0420003
+print «Номер строки | Наименование | Пояснения к строкам | …» under two-level headers. So the
+code column is the column inside the «Код» header's merged range where most cells are catalogue
+codes, else a column whose cells are codes and that no other header stands over (never an
+amount column: decision 0006); a notes column is no value column; a value column owns every
+cell from its header to the next header; the table ends at the signature footer.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ _MAX_HEADER_ROWS = 4
 # The tail of a label split over cells of blank forms: « г.8», «20», «года».
 _FRAGMENT = re.compile(r"^(г\.?|год\w*)\s*\d{0,2}$|^\d{2,4}$")
 _STOP = ("руководитель", "главный бухгалтер", "(подпись)", "индивидуальный предприниматель")
+_SIGNATURE_BLANK = re.compile(r"^_{3,}$")
 ADDITIONAL = "дополнительные строки"
 
 
@@ -174,6 +178,15 @@ def _is_numbering_row(cells: list[tuple[int, str]]) -> bool:
     return len(cells) >= 3 and all(t.isdigit() and len(t) <= 2 for _, t in cells)
 
 
+def _signs(sheet: Sheet, row: int) -> bool:
+    """The row is a signature line: a blank «_____» to sign on, or a row of captions only
+    «(должность руководителя) | (подпись) | …» under it."""
+    if any(_SIGNATURE_BLANK.match(t) for _, t in _texts(sheet, row)):
+        return True
+    captions = [fold(t) for _, t in _texts(sheet, row + 1)]
+    return "(подпись)" in captions and all(c.startswith("(") and c.endswith(")") for c in captions)
+
+
 def _stop_row(sheet: Sheet, first: int, last: int) -> tuple[int, int | None]:
     for row in range(first, min(last, len(sheet.rows))):
         for _, text in _texts(sheet, row):
@@ -182,6 +195,8 @@ def _stop_row(sheet: Sheet, first: int, last: int) -> tuple[int, int | None]:
                 return row, row
             if s.startswith(_STOP):
                 return row, None
+        if _signs(sheet, row):
+            return row, None
     return min(last, len(sheet.rows)), None
 
 
