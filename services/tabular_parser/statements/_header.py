@@ -43,6 +43,7 @@ _UNITS_CELL = re.compile(r"^\(?\s*(в\s+)?(тыс\w*\.?|млн\.?|миллион
 # «(полное фирменное наименование и сокращенное фирменное наименование)».
 _NAME_CAPTION = re.compile(r"^\(\s*(полное|сокращенное|фирменное)?[^)]*наименовани")
 _PERIOD_SPAN = re.compile(r"\bс\s+\S.*?\bпо\s+(\S.*)$")
+_INN_DIGITS = re.compile(r"(?<!\d)(\d{12}|\d{10})(?!\d)")
 _BELOW = 2  # a code printed under its label (a grid of «по ОКПО | ОГРН | …» headers)
 
 
@@ -169,6 +170,14 @@ def _code_field(text: str, *, length: int | None = None) -> HeaderField:
     return HeaderField(digits, text, LABELLED)
 
 
+def _inn_part(text: str) -> str:
+    """The ИНН of a text that prints more numbers («ИНН/КПП 7728168971/772801001»)."""
+    if len(code_digits(text)) in INN_LENGTHS:
+        return text
+    found = _INN_DIGITS.search(text)
+    return found.group(1) if found else text
+
+
 def _inn_field(text: str) -> HeaderField:
     digits = code_digits(text)
     if len(digits) not in INN_LENGTHS:
@@ -209,8 +218,8 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
         if shown:
             _set(read, "okpo", _code_field(shown))
     elif _INN_LABEL.search(s) and not _is_auditor_row(sheet, row):
-        own = code_digits(s)
-        candidate = own if len(own) in INN_LENGTHS else first
+        own = code_digits(_inn_part(s))
+        candidate = own if len(own) in INN_LENGTHS else _inn_part(first)
         if candidate:
             _set(read, "inn", _inn_field(candidate))
     elif "окопф" in s or "окфс" in s:

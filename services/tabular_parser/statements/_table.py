@@ -252,7 +252,12 @@ def _columns(
     taken: set[tuple[int, int]] = set()
     for _, start, end, text in (c for c in cells if c[0] == top):
         values = [g for g in groups if not g.notes]
-        if values and _FRAGMENT.match(fold(text)):  # «За 20» | « г.8»: one label in two cells
+        # «За 20» | « г.8»: one label in two cells; «6» | «12» | «18» are three labels.
+        if (
+            values
+            and _FRAGMENT.match(fold(text))
+            and any(ch.isalpha() for ch in values[-1].parts[-1])
+        ):
             values[-1].parts.append(text)
             values[-1].end = max(values[-1].end, end)
             continue

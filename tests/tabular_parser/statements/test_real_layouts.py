@@ -234,3 +234,23 @@ def test_a_bare_okud_label_gives_the_code_beside_it() -> None:
     spec = f.with_cell(f.with_cell(spec, row, col, "ОКУД"), row, col + 1, "0420002")
     header = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")["header"]
     assert (header["okud"], header["okud_confidence"]) == ("0420002", 100)
+
+
+def test_number_labels_are_one_column_each() -> None:
+    """Column labels «6» | «12» (months of a legacy form) are two labels, not one label printed
+    over two cells, so each number stays in its own column."""
+    spec = f.with_cell(f.with_cell(layouts.coded_balance("Код"), 4, 2, "6"), 4, 3, 12.0)
+    document = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")
+    assert [(c["column_index"], c["label"]) for c in document["columns"]] == [(2, "6"), (3, "12")]
+    assert amounts(document, "1230") == ["2110", "1600"]
+
+
+@pytest.mark.parametrize(
+    ("label", "printed"),
+    [("ИНН/КПП", f"{f.ORG_INN}/772801001"), (f"ИНН/КПП {f.ORG_INN}/772801001", None)],
+)
+def test_inn_printed_with_its_kpp(label: str, printed: str | None) -> None:
+    """«ИНН/КПП 7728168971/772801001», beside the label or in it: the ИНН is the 10 digits."""
+    spec = f.with_cell(f.with_cell(layouts.coded_balance("Код"), 3, 0, label), 3, 1, printed)
+    header = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")["header"]
+    assert (header["inn"], header["inn_confidence"]) == (f.ORG_INN, 100)
