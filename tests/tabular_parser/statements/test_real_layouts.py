@@ -16,7 +16,7 @@ from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.values import format_amount, parse_amount
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 from services.tabular_parser.statements._table import locate_table
-from tests.builders import SheetSpec
+from tests.builders import CellInput, SheetSpec
 from tests.builders import statement_layouts as layouts
 
 from . import _forms as f
@@ -105,21 +105,41 @@ def test_neighbouring_cells_are_never_glued_into_one_number(fmt: str) -> None:
     _assert_values_are_their_cells(document, sheet)
 
 
-def test_two_numbers_in_one_columns_cells_are_left_for_review() -> None:
-    """Where one value column's cells hold two figures (a header merged over two columns with
-    no sub-headers), the value is unreadable and needs review — never the two glued."""
+def _one_header_over_two_cells(first: CellInput, second: CellInput) -> Json:
+    """The coded balance with «На 31 декабря 2024 г.» merged over C:D and the first line
+    printing ``first`` | ``second`` under it."""
     spec = layouts.coded_balance("Код")
     rows = [[*list(r), None] for r in spec.rows]
-    rows[4] = [*rows[4][:3], None, rows[4][3]]  # «На 31 декабря 2024 г.» now spans C:D
+    rows[4] = [*rows[4][:3], None, rows[4][3]]
     for r in range(5, 9):
-        rows[r] = [*rows[r][:3], Decimal(7), rows[r][3]]
-    merged = [(4, 2, 4, 3)]
-    document = only(
-        recognize_statements([f.to_sheet(SheetSpec("Баланс", rows, merged))]), "BALANCE"
-    )
+        rows[r] = [*rows[r][:2], first if r == 5 else rows[r][2], second, rows[r][3]]
+    sheet = f.to_sheet(SheetSpec("Баланс", rows, [(4, 2, 4, 3)]))
+    return only(recognize_statements([sheet]), "BALANCE")
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "text"),
+    [
+        (Decimal(13896), Decimal(7), "13896 7"),  # two numbers
+        ("343 777,13", "265 425,66", "343 777,13 265 425,66"),  # two amounts as text
+        ("1 234", Decimal(567), "1 234 567"),  # text and number
+    ],
+)
+def test_two_figures_in_one_columns_cells_are_left_for_review(
+    first: CellInput, second: CellInput, text: str
+) -> None:
+    """Where one value column's cells hold two figures (a header merged over two columns with
+    no sub-headers), the value is unreadable and needs review — never the two glued."""
+    document = _one_header_over_two_cells(first, second)
     value = document["lines"][0]["values"][0]
-    assert (value["amount"], value["needs_review"], value["text"]) == (None, True, "13896 7")
+    assert (value["amount"], value["needs_review"], value["text"]) == (None, True, text)
     assert document["status"] == "needs_check"
+
+
+def test_a_footnote_number_beside_a_bracketed_amount_is_one_value() -> None:
+    """«(29 390)» | «5»: the amount and its footnote, one value −29390 with the note cut."""
+    value = _one_header_over_two_cells("(29 390)", "5")["lines"][0]["values"][0]
+    assert (value["amount"], value["needs_review"]) == ("-29390", False)
 
 
 @pytest.mark.parametrize(
