@@ -121,7 +121,8 @@ def _reads_as_code_column(
 ) -> bool:
     """``col`` is a code column without a «Код» header: between its first and last code most of
     its filled cells are codes (an amount column holds many other numbers), most code rows
-    print a figure right of it, and no other header stands over it («Сумма», «Б/сч»)."""
+    print a figure right of it, and no other header stands over it («Сумма», «Б/сч»; the name
+    header merged over it is no other header)."""
     code_rows = [r for r in range(first, last) if is_catalogue_code(cell_text(sheet.cell(r, col)))]
     if len(code_rows) < 2:
         return False
@@ -137,8 +138,8 @@ def _reads_as_code_column(
         return False
     if header_row is None:
         return True
-    head = _header_text(sheet, header_row, col)
-    return not head or bool(_CODE_HEADER.match(fold(head)))
+    head = fold(_header_text(sheet, header_row, col))
+    return not head or bool(_CODE_HEADER.match(head) or _NAME_HEADER.match(head))
 
 
 def _headerless_code_column(

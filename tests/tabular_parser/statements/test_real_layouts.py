@@ -7,6 +7,7 @@ fields these forms print without the 1C «Коды» block are read.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -274,3 +275,12 @@ def test_inn_printed_with_its_kpp(label: str, printed: str | None) -> None:
     spec = f.with_cell(f.with_cell(layouts.coded_balance("Код"), 3, 0, label), 3, 1, printed)
     header = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")["header"]
     assert (header["inn"], header["inn_confidence"]) == (f.ORG_INN, 100)
+
+
+def test_codes_under_a_merged_name_header_are_a_code_column() -> None:
+    """«Наименование показателя» merged over A:B with the codes in B: the name header is no
+    other header, so column B is still the code column."""
+    spec = dataclasses.replace(layouts.coded_balance(None), merged=[(4, 0, 4, 1)])
+    document = only(recognize_statements([f.to_sheet(spec)]), "BALANCE")
+    assert codes(document) == [code for code, *_ in layouts.CODED_LINES]
+    assert all(item["line_code_confidence"] == 100 for item in document["lines"])
