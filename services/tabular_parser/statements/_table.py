@@ -212,8 +212,8 @@ class _Group:
 def _sub_headers(
     lower: list[tuple[int, int, int, str]], start: int, end: int
 ) -> list[tuple[int, int, int, str]]:
-    """The cells of the header row right under a merged group header «Данные за квартал»
-    spanning ``start``..``end``, when they name two or more columns of their own."""
+    """The cells of the header row right under a group header «Данные за квартал» spanning
+    ``start``..``end``, when they name two or more columns of their own."""
     if end <= start:
         return []
     inside = [x for x in lower if start <= x[1] <= end]
@@ -251,7 +251,9 @@ def _columns(
     top = min(r for r, *_ in cells)
     lower = [c for c in cells if c[0] != top]
     taken: set[tuple[int, int]] = set()
-    for _, start, end, text in (c for c in cells if c[0] == top):
+    tops = sorted(c for c in cells if c[0] == top)
+    bounds = sorted([c[1] for c in tops] + [g.start for g in groups] + [width])
+    for _, start, end, text in tops:
         values = [g for g in groups if not g.notes]
         # «За 20» | « г.8»: one label in two cells; «6» | «12» | «18» are three labels.
         if (
@@ -264,6 +266,10 @@ def _columns(
             continue
         dated = [x for x in lower if start <= x[1] <= end and parse_period_label(x[3])[0] != "none"]
         sub = dated if len(dated) >= 2 else _sub_headers(lower, start, end)
+        if not sub and end == start:  # unmerged: it reaches to the next header cell of its row
+            reach = next(b for b in bounds if b > start) - 1
+            sub = _sub_headers(lower, start, reach)
+            sub = sub if sub and sub[0][1] == start else []  # the first right under it
         if sub:
             groups.extend(_Group(s, e, [text, t]) for _, s, e, t in sub)
             taken.update((r, s) for r, s, _, _ in sub)

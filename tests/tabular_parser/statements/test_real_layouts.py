@@ -71,11 +71,19 @@ def test_amounts_that_are_catalogue_codes_stay_amounts(fmt: str) -> None:
     assert [v["amount"] for v in other["values"]] == ["13102", "214370.76"]
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
-def test_two_level_header_gives_one_column_per_value_column_with_its_period(fmt: str) -> None:
+@pytest.mark.parametrize(
+    ("fmt", "merged"), [("XLSX", True), ("XLS", True), ("XLSX", False), ("XLS", False)]
+)
+def test_two_level_header_gives_one_column_per_value_column_with_its_period(
+    fmt: str, merged: bool
+) -> None:
     """«Данные за квартал» / «Данные нарастающим итогом» × current / previous: four columns,
-    each labelled with its group (quarter or year-to-date) and dated; the notes column none."""
-    result, _ = _recognise(layouts.nfo_income(), fmt)
+    each labelled with its group (quarter or year-to-date) and dated; the notes column none.
+    Without merged cells a group header reaches to the next header cell of its row."""
+    spec = layouts.nfo_income()
+    if not merged:
+        spec = dataclasses.replace(spec, merged=[])
+    result, _ = _recognise(spec, fmt)
     document = only(result, "INCOME")
     columns = [
         (c["column_index"], c["label"], c["period_date"], c["period_kind"])
