@@ -62,6 +62,10 @@ _RELATIVE: tuple[tuple[re.Pattern[str], PeriodKind], ...] = (
     (re.compile(r"аналогичный\s+период\s+предыдущего\s+года"), "relative:prev_period"),
     (re.compile(r"31\s+декабря\s+предыдущего\s+года"), "relative:prev_year_end"),
     (re.compile(r"отчетн\w+\s+(?:дату|период)"), "relative:current"),
+    # Forms 0420002/0420003: «Текущий (квартал)», «Предыдущий (Нарастающим)» — the same
+    # period of the year before, as the figures of those forms show.
+    (re.compile(r"\bпредыдущ\w*\s*\(?\s*(?:квартал|нарастающ|период)"), "relative:prev_period"),
+    (re.compile(r"\bтекущ\w*\s*\(?\s*(?:квартал|нарастающ|период)"), "relative:current"),
 )
 
 

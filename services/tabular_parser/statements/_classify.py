@@ -15,7 +15,7 @@ from typing import Literal
 from services.arm_statements import LINES, fold, parent_code
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.text import cell_text
-from services.tabular_parser.statements._table import is_catalogue_code
+from services.tabular_parser.statements._table import code_column_codes, is_notes_header
 
 __all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
 
@@ -78,6 +78,8 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
         cells = [fold(cell_text(v)) for v in line]
         cells = [s for s in cells if s]
         for s in cells:
+            if is_notes_header(s):  # «Пояснения к строкам» heads a column, titles no form
+                continue
             for pattern, kind in _TITLES:
                 if len(s) < 200 and pattern.match(s):
                     found.append((row, kind))
@@ -89,13 +91,10 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
 
 def _kind_by_codes(sheet: Sheet, hinted: DocumentKind | None) -> DocumentKind | None:
     counts = {"BALANCE": 0, "INCOME": 0}
-    for line in sheet.rows:
-        for value in line:
-            text = cell_text(value)
-            if is_catalogue_code(text):
-                kind = code_document_type(text)
-                if kind in counts:
-                    counts[kind] += 1
+    for text in code_column_codes(sheet):  # an amount equal to a code counts for nothing
+        kind = code_document_type(text)
+        if kind in counts:
+            counts[kind] += 1
     best = max(counts, key=lambda k: counts[k])
     other = "INCOME" if best == "BALANCE" else "BALANCE"
     threshold = 1 if hinted == best else _MIN_CODES

@@ -37,6 +37,14 @@ _ORGANIZATION = re.compile(
     r"|^(?:полное|сокращенное)\s+наименование(?![а-я])"
 )
 _INN_LABEL = re.compile(r"^инн(?![а-я])|идентификационный номер налогоплательщика")
+# Units printed on their own: «(руб.)», «тыс. руб.», «в миллионах рублей», «(в тыс. рублей)».
+_UNITS_CELL = re.compile(r"^\(?\s*(в\s+)?(тыс\w*\.?|млн\.?|миллион\w*)?\s*(руб\w*\.?)?\s*\)?$")
+# The caption printed under the organisation's name in forms 0420002/0420003 and others:
+# «(полное фирменное наименование и сокращенное фирменное наименование)».
+_NAME_CAPTION = re.compile(r"^\(\s*(полное|сокращенное|фирменное)?[^)]*наименовани")
+_PERIOD_SPAN = re.compile(r"\bс\s+\S.*?\bпо\s+(\S.*)$")
+_INN_DIGITS = re.compile(r"(?<!\d)(\d{12}|\d{10})(?!\d)")
+_BELOW = 2  # a code printed under its label (a grid of «по ОКПО | ОГРН | …» headers)
 
 
 @dataclass(slots=True)
@@ -63,6 +71,7 @@ class HeaderRead:
 def _is_label(s: str) -> bool:
     return bool(
         "по окуд" in s
+        or s in ("окуд", "окпо", "океи")
         or "по кнд" in s
         or "по окпо" in s
         or "по оквэд" in s
@@ -73,7 +82,7 @@ def _is_label(s: str) -> bool:
         or s == "коды"
         or _INN_LABEL.search(s)
         or s.startswith("единица измерения")
-        or s.startswith(("местонахождение", "адрес"))
+        or s.startswith(("местонахождение", "адрес", "почтовый адрес"))
         or _ORGANIZATION.match(s)
         or s.startswith("вид экономической")
         or s.startswith("организационно-правовая")
@@ -92,6 +101,44 @@ def _right(sheet: Sheet, row: int, col: int) -> list[tuple[int, str]]:
             break
         found.append((c, text))
     return found
+
+
+def _below(sheet: Sheet, row: int, col: int) -> str:
+    """The text printed under a label in its column, within the next rows."""
+    for r in range(row + 1, min(row + 1 + _BELOW, len(sheet.rows))):
+        text = cell_text(sheet.cell(r, col))
+        if text:
+            return text
+    return ""
+
+
+def _code_text(sheet: Sheet, row: int, col: int, first: str) -> str:
+    """The text a code label points at: right of it, or, where the right-hand cell is the
+    next column header of a grid («по ОКПО | основной государственный …»), under it."""
+    if any(ch.isdigit() for ch in first):
+        return first
+    below = _below(sheet, row, col)
+    return below if any(ch.isdigit() for ch in below) else first
+
+
+def _units_cell(text: str) -> str | None:
+    """Units printed alone in a cell («(руб.)», «в миллионах рублей»), normalised."""
+    s = fold(text)
+    if len(s) > 40 or not _UNITS_CELL.match(s) or not any(ch.isalpha() for ch in s):
+        return None
+    return normalize_units(s)
+
+
+def _caption_name(sheet: Sheet, row: int, col: int) -> str | None:
+    """The organisation's name printed above its caption «(полное … наименование)»."""
+    for r in range(row - 1, max(-1, row - 1 - _BELOW), -1):
+        for c, value in enumerate(sheet.rows[r]):
+            text = cell_text(value)
+            if text and abs(c - col) <= 1 and any(ch.isalpha() for ch in text):
+                s = fold(text)
+                dated = s.startswith(("на ", "за ")) or date_in_text(text) is not None
+                return None if _is_label(s) or dated else text
+    return None
 
 
 def _remainder(text: str, label: re.Pattern[str]) -> str:
@@ -121,6 +168,14 @@ def _code_field(text: str, *, length: int | None = None) -> HeaderField:
     if not digits:
         return HeaderField(None, text, 0.0, review=True)
     return HeaderField(digits, text, LABELLED)
+
+
+def _inn_part(text: str) -> str:
+    """The ИНН of a text that prints more numbers («ИНН/КПП 7728168971/772801001»)."""
+    if len(code_digits(text)) in INN_LENGTHS:
+        return text
+    found = _INN_DIGITS.search(text)
+    return found.group(1) if found else text
 
 
 def _inn_field(text: str) -> HeaderField:
@@ -159,11 +214,12 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
             )
     elif "по окпо" in s or s == "окпо":
         own = code_digits(s.split("окпо", 1)[1])
-        if own or first:
-            _set(read, "okpo", _code_field(own or first))
+        shown = own or _code_text(sheet, row, col, first)
+        if shown:
+            _set(read, "okpo", _code_field(shown))
     elif _INN_LABEL.search(s) and not _is_auditor_row(sheet, row):
-        own = code_digits(s)
-        candidate = own if len(own) in INN_LENGTHS else first
+        own = code_digits(_inn_part(s))
+        candidate = own if len(own) in INN_LENGTHS else _inn_part(first)
         if candidate:
             _set(read, "inn", _inn_field(candidate))
     elif "окопф" in s or "окфс" in s:
@@ -183,7 +239,7 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
         if raw:
             units = normalize_units(raw)
             _set(read, "units", HeaderField(units, raw, LABELLED if units else 0.0, units is None))
-    elif s.startswith("местонахождение") or s.startswith("адрес"):
+    elif s.startswith(("местонахождение", "адрес", "почтовый адрес")):
         raw = _remainder(text, re.compile(r"(местонахождение\s*)?(\(адрес\)|адрес)", re.IGNORECASE))
         if not raw:
             raw = first or next(iter(t for _, t in _right(sheet, row + 1, -1)), "")
@@ -195,6 +251,19 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
             raw = first
         if raw:
             _set(read, "organization_name", HeaderField(raw, raw, LABELLED))
+
+
+def _read_unlabelled(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) -> None:
+    """Fields a form prints without a label: units alone in a cell, a name over its caption."""
+    alone = len(_right(sheet, row, -1)) <= 2  # not one of a table's column headers «руб. | вал.»
+    if alone and (units := _units_cell(text)) is not None:
+        _set(read, "units", HeaderField(units, text, LABELLED))
+    elif (
+        _NAME_CAPTION.match(fold(text))
+        and "аудитор" not in fold(text)
+        and (name := _caption_name(sheet, row, col)) is not None
+    ):
+        _set(read, "organization_name", HeaderField(name, name, FROM_TITLE))
 
 
 def _date_from_cells(values: list[CellValue]) -> tuple[dt.date | None, str | None]:
@@ -219,7 +288,8 @@ def _title_date(sheet: Sheet, first_row: int, last_row: int) -> tuple[dt.date, s
             s = fold(text)
             if not (s.startswith(("на ", "за ")) or "баланс на" in s or "результатах за" in s):
                 continue
-            found = date_in_text(text)
+            span = _PERIOD_SPAN.search(s)  # «за период с 01.01.2016 по 31.12.2016»: its end
+            found = date_in_text(span.group(1)) if span else date_in_text(text)
             if found is not None:
                 return found, text
     return None
@@ -231,8 +301,12 @@ def read_header(sheet: Sheet, first_row: int, last_row: int) -> HeaderRead:
     for row in range(first_row, min(last_row, len(sheet.rows))):
         for col, value in enumerate(sheet.rows[row]):
             text = cell_text(value)
-            if text and _is_label(fold(text)):
+            if not text:
+                continue
+            if _is_label(fold(text)):
                 _read_cell(read, sheet, row, col, text)
+            else:
+                _read_unlabelled(read, sheet, row, col, text)
     if read.get("report_date").value is None and (title := _title_date(sheet, first_row, last_row)):
         found, raw = title
         read.fields["report_date"] = HeaderField(found.isoformat(), raw, FROM_TITLE)

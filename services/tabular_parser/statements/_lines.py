@@ -99,8 +99,13 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
         col, amount = numeric[0]
         text = pieces[0][1]
         return ValueRead(column, col, amount, text, text, CLEAN, True, False)
-    raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     col = next((c for c, t in pieces if any(ch.isdigit() for ch in t)), pieces[0][0])
+    if _two_figures(pieces, numeric_cells=len(numeric)):
+        # Two figures in one column's cells are two values, never one number glued from both
+        # («343777.13» + «265425.66», «−13102» + «0»), so the value is left for review.
+        raw = " ".join(t for _, t in pieces)
+        return ValueRead(column, col, None, raw, raw, 0.0, False, True, "unreadable")
+    raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     shown = raw
     issue: ValueIssue | None = None
     if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
@@ -113,6 +118,23 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
         return ValueRead(column, col, None, shown, raw, 0.0, False, True, "unreadable")
     confidence = FOOTNOTE if issue else CLEAN
     return ValueRead(column, col, amount, shown, raw, confidence, True, False, issue)
+
+
+def _two_figures(pieces: list[tuple[int, str]], *, numeric_cells: int) -> bool:
+    """The cells print two figures: two pieces with digits, except a text amount followed by
+    its footnote number («(29 390)» | «5»), which reads as one value with a footnote."""
+    figures = [t for _, t in pieces if any(ch.isdigit() for ch in t)]
+    if len(figures) < 2:
+        return False
+    last = pieces[-1][1].strip()
+    footnote = (
+        numeric_cells == 0
+        and len(figures) == 2
+        and last.isdigit()
+        and len(last) <= 2
+        and pieces[-2][1].rstrip().endswith(")")
+    )
+    return not footnote
 
 
 def _code_cell(sheet: Sheet, row: int, layout: TableLayout) -> tuple[int, str] | None:
@@ -142,6 +164,13 @@ def _has_values(values: list[ValueRead]) -> bool:
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in ("()", "(", ")")
         for v in values
+    )
+
+
+def _has_figures(values: list[ValueRead]) -> bool:
+    """Some value prints more than an empty mark: a section row «Раздел I | Х | Х» is no line."""
+    return any(
+        v.text is not None and "".join(v.text.split()).lower() not in _EMPTY_MARKS for v in values
     )
 
 
@@ -240,12 +269,12 @@ def read_lines(
             if matched is not None:
                 line.code, line.code_confidence = matched, BY_NAME
                 last_coded, last_code = line, matched
-            elif _has_values(values):
+            elif _has_figures(values):
                 line.status = "missing"
             else:
                 continue
         else:
-            if not _has_values(values):
+            if not _has_figures(values):
                 continue
             suggested = (
                 match_line_name(name, document_type, variant, after=last_code) if name else None

@@ -2,9 +2,12 @@
 
 Real layouts differ: 1C prints «Пояснения | Наименование показателя | Код | На 31 декабря …»;
 ГИР БО exports put «Код строки» anywhere from column 7 to 18 and, because their merged ranges
-differ row by row, print codes and values right of their header cell. So the code column is
-the column (inside the «Код» header's merged range, else anywhere) where most cells are
-catalogue codes, and a value column owns every cell from its header to the next header.
+differ row by row, print codes and values right of their header cell; forms 0420002/0420003
+print «Номер строки | Наименование | Пояснения к строкам | …» under two-level headers. So the
+code column is the column inside the «Код» header's merged range where most cells are catalogue
+codes, else a column whose cells are codes and that no other header stands over (never an
+amount column: decision 0006); a notes column is no value column; a value column owns every
+cell from its header to the next header; the table ends at the signature footer.
 """
 
 from __future__ import annotations
@@ -16,15 +19,28 @@ from services.arm_statements import classify_code, fold, parse_period_label
 from services.tabular_parser.excel.model import CellRange, Sheet
 from services.tabular_parser.excel.text import cell_text
 
-__all__ = ["TableLayout", "ValueColumn", "is_catalogue_code", "locate_table"]
+__all__ = [
+    "TableLayout",
+    "ValueColumn",
+    "code_column_codes",
+    "is_catalogue_code",
+    "is_notes_header",
+    "locate_table",
+]
 
 _NAME_HEADER = re.compile(r"^(наименование(\s+показател\w*)?|показатель)\s*\d?$")
 _CODE_HEADER = re.compile(r"^код(\s+(строки|показателя|стр\.?))?\s*\d?$")
 _CODE = re.compile(r"^\d{4,5}$")
+# A notes column: «Пояснения», «Пояснения к строкам», «Примечания», «Номер пояснения», «№ пояснения».
+_NOTES_HEADER = re.compile(
+    r"^(номер\s+|№\s*)?(пояснени|примечани)\w*(\s+к\s+(строк|показател)\w*)?\s*\d?$"
+)
+_CODE_SHARE = 0.8  # a header-less code column: at least this share of its cells are codes
 _MAX_HEADER_ROWS = 4
 # The tail of a label split over cells of blank forms: « г.8», «20», «года».
 _FRAGMENT = re.compile(r"^(г\.?|год\w*)\s*\d{0,2}$|^\d{2,4}$")
 _STOP = ("руководитель", "главный бухгалтер", "(подпись)", "индивидуальный предприниматель")
+_SIGNATURE_BLANK = re.compile(r"^_{3,}$")
 ADDITIONAL = "дополнительные строки"
 
 
@@ -59,6 +75,11 @@ def is_catalogue_code(text: str) -> bool:
     return bool(_CODE.match(text)) and classify_code(text) in ("catalogue", "org_added")
 
 
+def is_notes_header(folded: str) -> bool:
+    """The (folded) text heads a notes column («Пояснения к строкам»), not a disclosure."""
+    return bool(_NOTES_HEADER.match(folded))
+
+
 def _merged_at(sheet: Sheet, row: int, col: int) -> CellRange:
     for rng in sheet.merged:
         if rng.first_row <= row <= rng.last_row and rng.first_col <= col <= rng.last_col:
@@ -89,6 +110,64 @@ def _code_counts(sheet: Sheet, first: int, last: int) -> dict[int, int]:
     return counts
 
 
+def _header_text(sheet: Sheet, header_row: int, col: int) -> str:
+    """What the header row prints over ``col`` (a merged header cell counts for every column)."""
+    rng = _merged_at(sheet, header_row, col)
+    return cell_text(sheet.cell(rng.first_row, rng.first_col))
+
+
+def _reads_as_code_column(
+    sheet: Sheet, first: int, last: int, col: int, header_row: int | None
+) -> bool:
+    """``col`` is a code column without a «Код» header: between its first and last code most of
+    its filled cells are codes (an amount column holds many other numbers), most code rows
+    print a figure right of it, and no other header stands over it («Сумма», «Б/сч»; the name
+    header merged over it is no other header)."""
+    code_rows = [r for r in range(first, last) if is_catalogue_code(cell_text(sheet.cell(r, col)))]
+    if len(code_rows) < 2:
+        return False
+    filled = sum(1 for r in range(code_rows[0], code_rows[-1] + 1) if cell_text(sheet.cell(r, col)))
+    if len(code_rows) < _CODE_SHARE * filled:
+        return False
+    figured = sum(
+        1
+        for r in code_rows
+        if any(c > col and any(ch.isdigit() for ch in t) for c, t in _texts(sheet, r))
+    )
+    if 2 * figured < len(code_rows):
+        return False
+    if header_row is None:
+        return True
+    head = fold(_header_text(sheet, header_row, col))
+    return not head or bool(_CODE_HEADER.match(head) or _NAME_HEADER.match(head))
+
+
+def _headerless_code_column(
+    sheet: Sheet, first: int, last: int, header_row: int | None
+) -> int | None:
+    counts = _code_counts(sheet, first, last)
+    for col in sorted(counts, key=lambda c: (-counts[c], c)):
+        if _reads_as_code_column(sheet, first, last, col, header_row):
+            return col
+    return None
+
+
+def code_column_codes(sheet: Sheet) -> list[str]:
+    """The catalogue codes printed in the sheet's code columns (columns that read as code
+    columns by the rule of `locate_table`), never an amount that happens to equal a code."""
+    last = len(sheet.rows)
+    counts = _code_counts(sheet, 0, last)
+    columns = [
+        c for c, n in counts.items() if n >= 2 and _reads_as_code_column(sheet, 0, last, c, None)
+    ]
+    return [
+        text
+        for row in range(last)
+        for col in columns
+        if is_catalogue_code(text := cell_text(sheet.cell(row, col)))
+    ]
+
+
 def _has_name_text(sheet: Sheet, row: int, lo: int, hi: int) -> bool:
     return any(
         lo <= c <= hi and any(ch.isalpha() for ch in t) and not _CODE_HEADER.match(fold(t))
@@ -100,6 +179,15 @@ def _is_numbering_row(cells: list[tuple[int, str]]) -> bool:
     return len(cells) >= 3 and all(t.isdigit() and len(t) <= 2 for _, t in cells)
 
 
+def _signs(sheet: Sheet, row: int) -> bool:
+    """The row is a signature line: a blank «_____» to sign on, or a row of captions only
+    «(должность руководителя) | (подпись) | …» under it."""
+    if any(_SIGNATURE_BLANK.match(t) for _, t in _texts(sheet, row)):
+        return True
+    captions = [fold(t) for _, t in _texts(sheet, row + 1)]
+    return "(подпись)" in captions and all(c.startswith("(") and c.endswith(")") for c in captions)
+
+
 def _stop_row(sheet: Sheet, first: int, last: int) -> tuple[int, int | None]:
     for row in range(first, min(last, len(sheet.rows))):
         for _, text in _texts(sheet, row):
@@ -108,6 +196,8 @@ def _stop_row(sheet: Sheet, first: int, last: int) -> tuple[int, int | None]:
                 return row, row
             if s.startswith(_STOP):
                 return row, None
+        if _signs(sheet, row):
+            return row, None
     return min(last, len(sheet.rows)), None
 
 
@@ -116,43 +206,86 @@ class _Group:
     start: int
     end: int
     parts: list[str]
+    notes: bool = False
+
+
+def _sub_headers(
+    lower: list[tuple[int, int, int, str]], start: int, end: int
+) -> list[tuple[int, int, int, str]]:
+    """The cells of the header row right under a group header «Данные за квартал» spanning
+    ``start``..``end``, when they name two or more columns of their own."""
+    if end <= start:
+        return []
+    inside = [x for x in lower if start <= x[1] <= end]
+    if not inside:
+        return []
+    row = min(x[0] for x in inside)
+    sub = sorted(x for x in inside if x[0] == row)
+    if len({x[1] for x in sub}) < 2 or any(_FRAGMENT.match(fold(x[3])) for x in sub):
+        return []
+    return sub
 
 
 def _columns(
     sheet: Sheet, header_rows: list[int], value_start: int, width: int
 ) -> list[ValueColumn]:
+    """One value column per header cell of the lowest level: a group header over several
+    sub-headers (dated or not) gives one column per sub-header, labelled «group sub»; a notes
+    header («Пояснения») bounds its neighbours but is no value column."""
     cells: list[tuple[int, int, int, str]] = []  # row, start, end, text
+    groups: list[_Group] = []
     for row in header_rows:
         every = _texts(sheet, row)
         if _is_numbering_row(every):
             continue
-        row_cells = [(c, t) for c, t in every if c >= value_start]
-        for col, text in row_cells:
-            rng = _merged_at(sheet, row, col)
-            cells.append((row, col, max(col, rng.last_col), text))
+        for col, text in every:
+            if col < value_start:
+                continue
+            end = max(col, _merged_at(sheet, row, col).last_col)
+            if is_notes_header(fold(text)):
+                groups.append(_Group(col, end, [text], notes=True))
+            else:
+                cells.append((row, col, end, text))
     if not cells:
         return []
     top = min(r for r, *_ in cells)
-    lower = [(s, e, t) for r, s, e, t in cells if r != top]
-    groups: list[_Group] = []
-    for _, start, end, text in (c for c in cells if c[0] == top):
-        if groups and _FRAGMENT.match(fold(text)):  # «За 20» | « г.8»: one label in two cells
-            groups[-1].parts.append(text)
-            groups[-1].end = max(groups[-1].end, end)
+    lower = [c for c in cells if c[0] != top]
+    taken: set[tuple[int, int]] = set()
+    tops = sorted(c for c in cells if c[0] == top)
+    bounds = sorted([c[1] for c in tops] + [g.start for g in groups] + [width])
+    for _, start, end, text in tops:
+        values = [g for g in groups if not g.notes]
+        # «За 20» | « г.8»: one label in two cells; «6» | «12» | «18» are three labels.
+        if (
+            values
+            and _FRAGMENT.match(fold(text))
+            and any(ch.isalpha() for ch in values[-1].parts[-1])
+        ):
+            values[-1].parts.append(text)
+            values[-1].end = max(values[-1].end, end)
             continue
-        inside = [x for x in lower if start <= x[0] <= end]
-        dated = [x for x in inside if parse_period_label(x[2])[0] != "none"]
-        if len(dated) >= 2:  # a group header over several period columns
-            groups.extend(_Group(s, e, [text, t]) for s, e, t in dated)
+        dated = [x for x in lower if start <= x[1] <= end and parse_period_label(x[3])[0] != "none"]
+        sub = dated if len(dated) >= 2 else _sub_headers(lower, start, end)
+        if not sub and end == start:  # unmerged: it reaches to the next header cell of its row
+            reach = next(b for b in bounds if b > start) - 1
+            sub = _sub_headers(lower, start, reach)
+            sub = sub if sub and sub[0][1] == start else []  # the first right under it
+        if sub:
+            groups.extend(_Group(s, e, [text, t]) for _, s, e, t in sub)
+            taken.update((r, s) for r, s, _, _ in sub)
         else:
             groups.append(_Group(start, end, [text]))
     groups.sort(key=lambda g: g.start)
-    for s, _e, t in lower:
+    for r, s, _e, t in lower:
+        if (r, s) in taken:
+            continue
         owner = max((i for i, g in enumerate(groups) if g.start <= s), default=0)
         if t not in groups[owner].parts:
             groups[owner].parts.append(t)
     columns: list[ValueColumn] = []
     for i, group in enumerate(groups):
+        if group.notes:
+            continue
         stop = groups[i + 1].start - 1 if i + 1 < len(groups) else width - 1
         label = " ".join(" ".join(group.parts).split())
         columns.append(
@@ -180,9 +313,8 @@ def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | N
         if inside:
             code_col = max(inside, key=lambda c: (inside[c], -c))
     if code_col is None:
-        counts = _code_counts(sheet, body_first, stop)
-        if counts and max(counts.values()) >= 2:
-            code_col = max(counts, key=lambda c: (counts[c], -c))
+        code_col = _headerless_code_column(sheet, body_first, stop, header_row)
+        if code_col is not None:
             code_lo = code_hi = code_col
     if name_hdr is None and code_col is None:
         return None
