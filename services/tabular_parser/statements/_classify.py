@@ -8,39 +8,24 @@ title starts a segment.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal
 
-from services.arm_statements import LINES, fold, parent_code
+from services.arm_statements import fold
+from services.arm_statements.forms import (
+    FormEvidence,
+    FormKind,
+    code_form,
+    form_kind,
+    okud_in_cells,
+    okud_kind,
+    title_kind,
+)
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.text import cell_text
-from services.tabular_parser.statements._table import is_catalogue_code
 
 __all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
 
-DocumentKind = Literal["BALANCE", "INCOME", "DISCLOSURE"]
-
-_TITLES: tuple[tuple[re.Pattern[str], DocumentKind], ...] = (
-    (re.compile(r"^(упрощенн\w*\s+)?бухгалтерск\w*\s+баланс"), "BALANCE"),
-    (re.compile(r"^(упрощенн\w*\s+)?отчет\s+о\s+финансовых\s+результатах"), "INCOME"),
-    (re.compile(r"^пояснени\w*\s+к\s+"), "DISCLOSURE"),
-    (
-        re.compile(
-            r"^отчет\s+об?\s+(изменени\w*\s+капитала|движении\s+денежных|целевом\s+использ)"
-        ),
-        "DISCLOSURE",
-    ),
-)
-_OKUD: dict[str, DocumentKind] = {
-    "0710001": "BALANCE",
-    "0710002": "INCOME",
-    "0710003": "DISCLOSURE",
-    "0710004": "DISCLOSURE",
-    "0710005": "DISCLOSURE",
-    "0710006": "DISCLOSURE",
-}
-_MIN_CODES = 3
+DocumentKind = FormKind
 _MARKER_GAP = 8  # a title and its ОКУД within this many rows are one form
 
 
@@ -55,21 +40,8 @@ class Segment:
 
 
 def code_document_type(code: str) -> str | None:
-    own = code if code in LINES else parent_code(code)
-    return None if own is None else LINES[own].document_type
-
-
-def _okud_in_row(cells: list[str]) -> str | None:
-    for i, s in enumerate(cells):
-        if "окуд" in s:
-            digits = re.sub(r"\D", "", s.split("окуд", 1)[1])
-            if not digits:
-                digits = next(
-                    (re.sub(r"\D", "", t) for t in cells[i + 1 :] if re.sub(r"\D", "", t)), ""
-                )
-            if digits:
-                return digits.zfill(7) if len(digits) == 6 else digits
-    return None
+    """BALANCE / INCOME of a catalogue code (arm_statements.forms.code_form)."""
+    return code_form(code)
 
 
 def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
@@ -78,30 +50,17 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
         cells = [fold(cell_text(v)) for v in line]
         cells = [s for s in cells if s]
         for s in cells:
-            for pattern, kind in _TITLES:
-                if len(s) < 200 and pattern.match(s):
-                    found.append((row, kind))
-        okud = _okud_in_row(cells)
-        if okud in _OKUD:
-            found.append((row, _OKUD[okud]))
+            kind = title_kind(s)
+            if kind is not None:
+                found.append((row, kind))
+        by_okud = okud_kind(okud_in_cells(cells))
+        if by_okud is not None:
+            found.append((row, by_okud))
     return found
 
 
-def _kind_by_codes(sheet: Sheet, hinted: DocumentKind | None) -> DocumentKind | None:
-    counts = {"BALANCE": 0, "INCOME": 0}
-    for line in sheet.rows:
-        for value in line:
-            text = cell_text(value)
-            if is_catalogue_code(text):
-                kind = code_document_type(text)
-                if kind in counts:
-                    counts[kind] += 1
-    best = max(counts, key=lambda k: counts[k])
-    other = "INCOME" if best == "BALANCE" else "BALANCE"
-    threshold = 1 if hinted == best else _MIN_CODES
-    if counts[best] >= threshold and counts[best] > counts[other]:
-        return "BALANCE" if best == "BALANCE" else "INCOME"
-    return None
+def _codes(sheet: Sheet) -> tuple[str, ...]:
+    return tuple(text for line in sheet.rows for value in line if (text := cell_text(value)))
 
 
 def _name_hint(name: str) -> DocumentKind | None:
@@ -134,7 +93,7 @@ def classify_sheet(sheet: Sheet) -> list[Segment]:
             segments.append(Segment(kind, first, last, titled=True))
         return segments
     hint = _name_hint(sheet.name)
-    by_codes = _kind_by_codes(sheet, hint)
+    by_codes = form_kind(FormEvidence(codes=_codes(sheet), hint=hint))
     if by_codes is not None:
         return [Segment(by_codes, 0, end, titled=False)]
     if hint == "DISCLOSURE":
