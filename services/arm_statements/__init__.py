@@ -53,6 +53,8 @@ from services.arm_statements.exceptions import (
 )
 from services.arm_statements.forms import (
     MIN_CODES,
+    MIN_NAMES,
+    OWN_NUMBERING_OKUD,
     FormEvidence,
     FormKind,
     code_form,
@@ -101,6 +103,8 @@ __all__ = [
     "INN_LENGTHS",
     "LINES",
     "MIN_CODES",
+    "MIN_NAMES",
+    "OWN_NUMBERING_OKUD",
     "REVIEW_BELOW",
     "ArmStatementsError",
     "Checks",

@@ -4,11 +4,16 @@ A recogniser (the Excel sheets of tabular-parser, the OCR tables of scan-gateway
 values, columns and header fields into the typed reads of this module; ``build_document`` turns
 them into the contract's document and decides, the same way for both:
 - a value needs review when its read says so (unreadable, a formula without a value, an
-  uncertain OCR reading) and no relation that holds in its column covers it;
+  uncertain OCR reading) or its line's code was inferred from the name, and no relation that
+  holds in its column covers it;
 - a line needs review when its code is unreadable or missing, it repeats a code printed above,
   its code was read with a confidence under ``REVIEW_BELOW`` and no relation covers it, or one
   of its values needs review;
-- relations are checked over the lines with status ok (the first of a repeated code);
+- relations are checked over the lines with status ok (the first of a repeated code); when a
+  code was inferred or a line's code is unreadable or missing, only relations all of whose
+  lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED;
+- a form with its own numbering (ОКУД 0420002 / 0420003) has ``form_variant`` null: only
+  the relations common to both variants are checked;
 - columns resolve relative labels against the report date; without a report date in the
   header the first dated column gives it (confidence ``FROM_COLUMNS``);
 - the status is ``needs_check`` when a hard relation fails, a line or header field needs
@@ -27,7 +32,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from services.arm_statements.checks import Checks
-from services.arm_statements.forms import FormKind
+from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
 from services.arm_statements.money import format_amount
 from services.arm_statements.periods import PeriodKind, resolve_relative
@@ -96,7 +101,9 @@ class LineRead:
     ``code`` is set for status ok only (a printed code or one matched by name);
     ``code_text`` is what the code cell printed. ``suggested_code``: the catalogue line a
     missing code's name matches; ``legacy_code``: the unreadable code is a pre-2011 one.
-    ``name_raw`` is the printed name when a footnote was cut from it.
+    ``name_raw`` is the printed name when a footnote was cut from it. ``code_inferred``: the
+    code comes from the line's name (a form without codes, or with its own numbering), not
+    from a printed catalogue code.
     """
 
     row_index: int
@@ -112,6 +119,7 @@ class LineRead:
     suggested_code: str | None = None
     legacy_code: bool = False
     name_raw: str | None = None
+    code_inferred: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +159,14 @@ class StatementRead:
     lines: Sequence[LineRead]
     notes: Sequence[DocumentWarning] = ()
     closing_notes: Sequence[DocumentWarning] = ()
+
+    @property
+    def is_empty_form(self) -> bool:
+        """A balance / ОФР none of whose lines has an amount: no form to produce (decision
+        0005); a DISCLOSURE is header-only by design and never empty in this sense."""
+        return _is_statement(self.kind) and not any(
+            value.amount is not None for line in self.lines for value in line.values
+        )
 
 
 def _conf(value: float | None) -> float | int | None:
@@ -243,19 +259,34 @@ def _first_refs(lines: Sequence[LineRead]) -> tuple[dict[str, str], set[str]]:
     return first, repeats
 
 
+def _complete(lines: Sequence[LineRead]) -> bool:
+    """Every line's code printed by the form: an absent line is one the form does not print."""
+    return not any(line.code_inferred or line.status in ("unreadable", "missing") for line in lines)
+
+
+def _value_review(line: LineRead, value: ValueRead, result: RecomputeResult) -> bool:
+    doubtful = value.issue in _REVIEW_ISSUES or (line.code_inferred and value.amount is not None)
+    return doubtful and not result.is_covered(line.ref, value.column_index)
+
+
+def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
+    inferred = [line.ref for line in lines if line.code_inferred]
+    if not inferred:
+        return []
+    message = (
+        f"Коды {len(inferred)} строк выведены из наименований: форма не печатает коды "
+        "справочника; суммы без выполненного соотношения требуют проверки"
+    )
+    return [DocumentWarning(StatementWarning.CODES_INFERRED, message)]
+
+
 def _lines_json(
     lines: Sequence[LineRead], repeats: set[str], result: RecomputeResult
 ) -> list[Json]:
     out: list[Json] = []
     for line in lines:
         item = _line_json(line)
-        values = [
-            _value_json(
-                v,
-                v.issue in _REVIEW_ISSUES and not result.is_covered(line.ref, v.column_index),
-            )
-            for v in line.values
-        ]
+        values = [_value_json(v, _value_review(line, v, result)) for v in line.values]
         low_code = (
             line.status == "ok"
             and line.code_confidence is not None
@@ -410,7 +441,10 @@ def build_document(read: StatementRead) -> Json:
             for line in lines
         ],
     }
-    result = recompute(skeleton)
+    own_numbering = header["okud"].value in OWN_NUMBERING_OKUD
+    result = recompute(
+        skeleton, complete=_complete(lines), form_variant=None if own_numbering else "detect"
+    )
     items = _lines_json(lines, repeats, result)
     form_variant = result.form_variant if _is_statement(read.kind) else None
     if result.checks is not None:
@@ -419,6 +453,7 @@ def build_document(read: StatementRead) -> Json:
         warnings.append(
             DocumentWarning(StatementWarning.NO_LINES, "В таблице формы не найдено ни одной строки")
         )
+    warnings.extend(_inferred_warning(lines))
     if _is_statement(read.kind) and lines and form_variant is None:
         warnings.append(
             DocumentWarning(

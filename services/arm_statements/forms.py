@@ -7,7 +7,8 @@ One rule for Excel sheets and scanned tables, strongest evidence first:
    other (one is enough when the codes come from the form's «Код» column, or when a weak
    hint such as the sheet's name agrees);
 3. a title printed near the form but not on it (the page of a scanned table);
-4. its line names: at least two catalogue names of one form and more than of the other.
+4. its line names: at least ``MIN_NAMES`` catalogue lines of one form matched by name, and
+   more than of the other (a whole sheet, whose every cell is a candidate, asks for more).
 Nothing of these: no form (``None``). Bare «Баланс» is never a title: it is the name of the
 balance's total line.
 """
@@ -25,6 +26,8 @@ from services.arm_statements.text import fold
 
 __all__ = [
     "MIN_CODES",
+    "MIN_NAMES",
+    "OWN_NUMBERING_OKUD",
     "FormEvidence",
     "FormKind",
     "code_form",
@@ -39,7 +42,7 @@ __all__ = [
 FormKind = Literal["BALANCE", "INCOME", "DISCLOSURE"]
 
 MIN_CODES = 3
-_MIN_NAMES = 2
+MIN_NAMES = 2
 _CODE = re.compile(r"^\d{4,5}$")
 _TITLES: tuple[tuple[re.Pattern[str], FormKind], ...] = (
     (re.compile(r"^(упрощенн\w*\s+)?бухгалтерск\w*\s+баланс"), "BALANCE"),
@@ -49,7 +52,7 @@ _TITLES: tuple[tuple[re.Pattern[str], FormKind], ...] = (
         ),
         "INCOME",
     ),
-    (re.compile(r"^пояснени\w*\s+к\s+"), "DISCLOSURE"),
+    (re.compile(r"^пояснени\w*\s+к\s+(?!строк)"), "DISCLOSURE"),
     (
         re.compile(
             r"^отчет\s+об?\s+(изменени\w*\s+капитала|движении\s+денежных|целевом\s+использ)"
@@ -66,7 +69,13 @@ _OKUD: dict[str, FormKind] = {
     "0710004": "DISCLOSURE",
     "0710005": "DISCLOSURE",
     "0710006": "DISCLOSURE",
+    "0420002": "BALANCE",
+    "0420003": "INCOME",
 }
+OWN_NUMBERING_OKUD = frozenset({"0420002", "0420003"})
+"""ОКУД of forms with their own line numbering (balance and ОФР of non-credit financial
+organisations): BALANCE / INCOME, but their numbers are no catalogue codes and the form is
+neither the full nor the simplified one."""
 
 
 def title_kind(text: str) -> FormKind | None:
@@ -78,7 +87,8 @@ def title_kind(text: str) -> FormKind | None:
 
 
 def okud_kind(okud: str | None) -> FormKind | None:
-    """The form of an ОКУД code (0710001 balance, 0710002 ОФР, 0710003–6 disclosures)."""
+    """The form of an ОКУД code (0710001 balance, 0710002 ОФР, 0710003–6 disclosures, and the
+    non-credit financial organisations' 0420002 balance / 0420003 ОФР)."""
     return None if okud is None else _OKUD.get(okud)
 
 
@@ -108,11 +118,7 @@ def codes_kind(
     codes: Iterable[str], *, hinted: FormKind | None = None, code_column: bool = False
 ) -> FormKind | None:
     """The form most of ``codes`` belong to, when enough of them do (rule 2)."""
-    counts = {"BALANCE": 0, "INCOME": 0}
-    for code in codes:
-        kind = code_form(code)
-        if kind in counts:
-            counts[kind] += 1
+    counts = _code_counts(codes)
     best: FormKind = "BALANCE" if counts["BALANCE"] >= counts["INCOME"] else "INCOME"
     other = "INCOME" if best == "BALANCE" else "BALANCE"
     threshold = 1 if code_column or hinted == best else MIN_CODES
@@ -121,17 +127,23 @@ def codes_kind(
     return None
 
 
-def names_kind(names: Iterable[str | None]) -> FormKind | None:
-    """The form whose catalogue names the line names match, when enough do (rule 4)."""
-    votes = {"BALANCE": 0, "INCOME": 0}
+def names_kind(names: Iterable[str | None], *, minimum: int = MIN_NAMES) -> FormKind | None:
+    """The form whose catalogue lines the names match, when enough do (rule 4).
+
+    Counts distinct catalogue lines: ``minimum`` of one form, and more than of the other.
+    """
+    matched: dict[str, set[str]] = {"BALANCE": set(), "INCOME": set()}
     for name in names:
         if not name:
             continue
-        for kind in votes:
-            votes[kind] += match_line_name(name, kind) is not None
+        for kind, codes in matched.items():
+            code = match_line_name(name, kind)
+            if code is not None:
+                codes.add(code)
+    votes = {kind: len(codes) for kind, codes in matched.items()}
     best: FormKind = "BALANCE" if votes["BALANCE"] >= votes["INCOME"] else "INCOME"
     other = "INCOME" if best == "BALANCE" else "BALANCE"
-    if votes[best] >= _MIN_NAMES and votes[best] > votes[other]:
+    if votes[best] >= minimum and votes[best] > votes[other]:
         return best
     return None
 
@@ -151,6 +163,47 @@ class FormEvidence:
     nearby: tuple[str, ...] = ()
     hint: FormKind | None = None
     code_column: bool = False
+    value_columns: int | None = None
+
+    def describe(self) -> str:
+        """What the form shows, in words for an analyst: titles, ОКУД, codes, names, a table."""
+        seen: list[str] = []
+        title = next((t for t in self.titles if title_kind(t) is not None), None)
+        if title is not None:
+            seen.append(f"заголовок «{_short(title)}»")
+        if self.okud:
+            seen.append(f"ОКУД {self.okud}")
+        counts = _code_counts(self.codes)
+        if any(counts.values()):
+            seen.append(
+                f"кодов строк баланса {counts['BALANCE']}, отчёта о финансовых результатах "
+                f"{counts['INCOME']}"
+            )
+        if self.value_columns is not None:
+            coded = "с кодами строк" if any(counts.values()) else "без кодов строк"
+            seen.append(f"таблица из {self.value_columns} колонок значений {coded}")
+        named = sum(
+            1
+            for name in self.names
+            if name and any(match_line_name(name, kind) for kind in ("BALANCE", "INCOME"))
+        )
+        if named:
+            seen.append(f"наименований строк из справочника форм: {named}")
+        return "; ".join(seen) if seen else "ни заголовка формы, ни ОКУД, ни кодов строк"
+
+
+def _short(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _code_counts(codes: Iterable[str]) -> dict[str, int]:
+    counts = {"BALANCE": 0, "INCOME": 0}
+    for code in codes:
+        kind = code_form(code)
+        if kind in counts:
+            counts[kind] += 1
+    return counts
 
 
 def _first_title(texts: Iterable[str]) -> FormKind | None:

@@ -161,20 +161,24 @@ def _is_title(text: str) -> bool:
     return title_kind(text) is not None
 
 
-def _table_kind(table: Table, layout: _Layout, lines: Sequence[TextLine]) -> FormKind | None:
-    """arm_statements.forms' rule: the table's own title, its codes, the page's titles, names."""
+def _evidence(table: Table, layout: _Layout, lines: Sequence[TextLine]) -> FormEvidence:
+    """What a table shows of a form: its title, codes, names; the page's titles nearby."""
     names: tuple[str | None, ...] = ()
     if layout.name is not None:
         names = tuple(c.text for row in table.rows if (c := row.cell(layout.name)) is not None)
-    return form_kind(
-        FormEvidence(
-            titles=(table.title,) if table.title else (),
-            codes=_codes(table, layout),
-            code_column=True,
-            nearby=tuple(line.text for line in lines),
-            names=names,
-        )
+    return FormEvidence(
+        titles=(table.title,) if table.title else (),
+        codes=_codes(table, layout),
+        code_column=True,
+        nearby=tuple(line.text for line in lines),
+        names=names,
+        value_columns=len(layout.values),
     )
+
+
+def _table_kind(table: Table, layout: _Layout, lines: Sequence[TextLine]) -> FormKind | None:
+    """arm_statements.forms' rule: the table's own title, its codes, the page's titles, names."""
+    return form_kind(_evidence(table, layout, lines))
 
 
 # -- one document ------------------------------------------------------------------------------
@@ -252,6 +256,7 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
             if cell is not None
         ),
         parent_ref=parent,
+        code_inferred=code is not None and not code_text,
     )
 
 
@@ -296,7 +301,8 @@ def _header(lines_source: Sequence[TextLine]) -> dict[str, HeaderRead]:
     }
 
 
-def _document(doc: _Doc) -> Json:
+def _document(doc: _Doc) -> Json | None:
+    """The document of ``doc``; None when no line has an amount (no empty form is produced)."""
     anchor = _Anchor()
     lines = [
         line
@@ -304,15 +310,29 @@ def _document(doc: _Doc) -> Json:
         for row in part.table.rows
         if (line := _line(row, part.table, part.layout, doc.kind, anchor)) is not None
     ]
-    return build_document(
-        StatementRead(
-            kind=doc.kind,
-            locator=[{"page": p.table.page, "table": p.table.index} for p in doc.parts],
-            header=_header([line for part in doc.parts for line in part.lines]),
-            columns=_columns(doc.parts),
-            lines=lines,
-        )
+    read = StatementRead(
+        kind=doc.kind,
+        locator=[{"page": p.table.page, "table": p.table.index} for p in doc.parts],
+        header=_header([line for part in doc.parts for line in part.lines]),
+        columns=_columns(doc.parts),
+        lines=lines,
     )
+    return None if read.is_empty_form else build_document(read)
+
+
+def _no_lines(doc: _Doc) -> list[Json]:
+    """TABLE_UNMAPPED for each table of a form that gave no line: no empty form is produced."""
+    form = "бухгалтерский баланс" if doc.kind == "BALANCE" else "отчёт о финансовых результатах"
+    return [
+        FileWarning(
+            "TABLE_UNMAPPED",
+            "warning",
+            f"Таблица {part.table.table_id} (стр. {part.table.page}) похожа на {form}, но в ней "
+            "не найдено ни одной строки с суммой; документ не создан",
+            {"page": part.table.page, "table": part.table.index},
+        ).to_json()
+        for part in doc.parts
+    ]
 
 
 # -- the whole result set ----------------------------------------------------------------------
@@ -345,7 +365,8 @@ def map_items(
                     FileWarning(
                         "TABLE_UNMAPPED",
                         "warning",
-                        f"Таблица {table.table_id} (стр. {table.page}) не отнесена ни к одной форме",
+                        f"Таблица {table.table_id} (стр. {table.page}) не отнесена ни к одной "
+                        f"форме (в таблице: {_evidence(table, layout, item.lines).describe()})",
                         locator,
                     ).to_json()
                 )
@@ -360,7 +381,7 @@ def map_items(
     documents: list[Json] = []
     for doc in docs:
         try:
-            documents.append(_document(doc))
+            document = _document(doc)
         except Exception as exc:
             for part in doc.parts:
                 file_warnings.append(
@@ -371,6 +392,11 @@ def map_items(
                         {"page": part.table.page, "table": part.table.index},
                     ).to_json()
                 )
+            continue
+        if document is None:
+            file_warnings.extend(_no_lines(doc))
+        else:
+            documents.append(document)
     return Recognition(
         documents=documents,
         warnings=file_warnings,

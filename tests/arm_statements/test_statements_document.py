@@ -111,3 +111,38 @@ def test_an_uncertain_header_field_is_listed_but_only_an_invalid_one_warns() -> 
     assert doc["header"]["needs_review_fields"] == ["inn", "okpo"]
     invalid = [w["field"] for w in doc["warnings"] if w["code"] == "HEADER_FIELD_INVALID"]
     assert invalid == ["okpo"]
+
+
+def _inferred(row: int, code: str, amount: str) -> LineRead:
+    return LineRead(
+        row, f"r{row}", "ok", code, None, 90, f"line {code}", 100, (_value(amount),),
+        code_inferred=True,
+    )  # fmt: skip
+
+
+def test_inferred_codes_warn_and_their_amounts_need_review_unless_covered() -> None:
+    """Codes from names: CODES_INFERRED; 1600 = 1700 holds and vouches for both, while 1150,
+    in no relation whose lines are all present, needs review."""
+    doc = build_document(
+        _balance(_inferred(1, "1150", "10"), _inferred(2, "1600", "40"), _inferred(3, "1700", "40"))
+    )
+    assert "CODES_INFERRED" in _codes(doc)
+    assert [line["needs_review"] for line in doc["lines"]] == [True, False, False]
+
+
+def test_with_inferred_codes_a_relation_missing_a_line_is_not_checked() -> None:
+    """1600 = 1100 + 1200 with 1200 never mapped is not checked (no RELATION_FAILED); with
+    printed codes the same lines fail it, the absent 1200 counting as 0."""
+    inferred = build_document(_balance(_inferred(1, "1100", "10"), _inferred(2, "1600", "40")))
+    printed = build_document(_balance(_line(1, "1100", "10"), _line(2, "1600", "40")))
+    assert "RELATION_FAILED" not in _codes(inferred)
+    assert "RELATION_FAILED" in _codes(printed)
+
+
+def test_a_form_with_its_own_numbering_has_no_variant() -> None:
+    """ОКУД 0420003: the codes that would say «full» (2100) do not; form_variant null."""
+    header = {"okud": HeaderRead("0420003", "0420003", 100)}
+    read = StatementRead(
+        "INCOME", [], header, [_COLUMN], [_inferred(1, "2110", "5"), _inferred(2, "2100", "5")]
+    )
+    assert build_document(read)["form_variant"] is None

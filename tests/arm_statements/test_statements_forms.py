@@ -18,6 +18,7 @@ from services.arm_statements import FormEvidence, form_kind, title_kind
         ("Отчет о движении денежных средств", "DISCLOSURE"),
         ("«Бухгалтерский баланс»", "BALANCE"),
         ("БАЛАНС", None),
+        ("Пояснения к строкам", None),
         ("Итого по разделу III", None),
     ],
 )
@@ -62,3 +63,21 @@ def test_names_decide_last_with_two_catalogue_names() -> None:
     names = ("Выручка", "Себестоимость продаж", None)
     assert form_kind(FormEvidence(names=names)) == "INCOME"
     assert form_kind(FormEvidence(names=("Выручка",))) is None
+
+
+def test_non_credit_financial_forms_are_balance_and_income_by_okud() -> None:
+    """ОКУД 0420002 / 0420003 are a balance and an ОФР."""
+    assert form_kind(FormEvidence(okud="0420002")) == "BALANCE"
+    assert form_kind(FormEvidence(okud="0420003")) == "INCOME"
+
+
+def test_evidence_is_described_in_words() -> None:
+    """A title, an ОКУД, codes of each form and a table's value columns are all named."""
+    evidence = FormEvidence(
+        titles=("Бухгалтерский баланс",), okud="0710001", codes=("1600", "1700"), value_columns=3
+    )
+    assert evidence.describe() == (
+        "заголовок «Бухгалтерский баланс»; ОКУД 0710001; кодов строк баланса 2, отчёта о "
+        "финансовых результатах 0; таблица из 3 колонок значений с кодами строк"
+    )
+    assert FormEvidence().describe() == "ни заголовка формы, ни ОКУД, ни кодов строк"

@@ -2,8 +2,11 @@
 
 Titles and ОКУД decide; a sheet without either is a balance or an ОФР when it prints enough
 catalogue codes of that form (a continuation sheet of a split balance has codes 13xx–17xx and
-no title), and «other» otherwise. One sheet may hold several forms one under another: each
-title starts a segment.
+no title), or, with no codes either, enough catalogue line names (``SHEET_NAMES`` distinct
+lines of one form: a hand-made balance), and «other» otherwise (the rule:
+``arm_statements.forms``). One sheet may hold several forms one under another: each title
+starts a segment. ``sheet_evidence`` / ``describe_sheet`` say what a sheet shows, for the
+messages of a sheet that is no form.
 """
 
 from __future__ import annotations
@@ -16,17 +19,31 @@ from services.arm_statements.forms import (
     FormKind,
     code_form,
     form_kind,
+    names_kind,
     okud_in_cells,
     okud_kind,
     title_kind,
 )
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.text import cell_text
+from services.tabular_parser.statements._table import locate_table
 
-__all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
+__all__ = [
+    "SHEET_NAMES",
+    "DocumentKind",
+    "Segment",
+    "classify_sheet",
+    "code_document_type",
+    "describe_sheet",
+    "sheet_evidence",
+]
 
 DocumentKind = FormKind
 _MARKER_GAP = 8  # a title and its ОКУД within this many rows are one form
+SHEET_NAMES = 5
+"""Distinct catalogue lines matched by name that make a sheet without codes a form."""
+_NAME_ROWS = 400
+_CODE_SHARE = 2  # a code column: at least 1 in this many of its filled cells is a code
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +77,62 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
 
 
 def _codes(sheet: Sheet) -> tuple[str, ...]:
-    return tuple(text for line in sheet.rows for value in line if (text := cell_text(value)))
+    """The catalogue codes of the sheet's code-like columns (issue 15 item 1 for classifying).
+
+    A column counts when at least half of its non-empty cells are catalogue codes: a form's
+    «Код» column is, while amounts, account numbers or quantities that happen to equal a code
+    (25000, 1010, 2110 in a ledger report) are a few among many numbers of their column.
+    """
+    by_column: dict[int, list[str]] = {}
+    filled: dict[int, int] = {}
+    for line in sheet.rows:
+        for col, value in enumerate(line):
+            text = cell_text(value)
+            if not text:
+                continue
+            filled[col] = filled.get(col, 0) + 1
+            if code_form(text) is not None:
+                by_column.setdefault(col, []).append(text)
+    return tuple(
+        code
+        for col, codes in sorted(by_column.items())
+        if len(codes) * _CODE_SHARE >= filled[col]
+        for code in codes
+    )
+
+
+def _names(sheet: Sheet) -> tuple[str, ...]:
+    """Texts of the first rows that could be line names (letters, not a number)."""
+    texts = (
+        value.strip()
+        for line in sheet.rows[:_NAME_ROWS]
+        for value in line
+        if isinstance(value, str)
+    )
+    return tuple(text for text in texts if sum(ch.isalpha() for ch in text) >= 3)
+
+
+def sheet_evidence(sheet: Sheet) -> FormEvidence:
+    """What ``sheet`` prints that tells a form: its titles, ОКУД, codes, names, value columns."""
+    titles: list[str] = []
+    okud: str | None = None
+    for line in sheet.rows:
+        cells = [s for v in line if (s := fold(cell_text(v)))]
+        titles.extend(s for s in cells if title_kind(s) is not None)
+        okud = okud or okud_in_cells(cells)
+    layout = locate_table(sheet, 0, len(sheet.rows))
+    return FormEvidence(
+        titles=tuple(titles[:1]),
+        okud=okud,
+        codes=_codes(sheet),
+        names=_names(sheet),
+        value_columns=len(layout.columns) if layout is not None else None,
+    )
+
+
+def describe_sheet(sheet: Sheet) -> str:
+    """What ``sheet`` shows of a form, in words («заголовок …; ОКУД …; таблица из 3 колонок…»)."""
+    return sheet_evidence(sheet).describe()
 
 
 def _name_hint(name: str) -> DocumentKind | None:
@@ -98,4 +170,7 @@ def classify_sheet(sheet: Sheet) -> list[Segment]:
         return [Segment(by_codes, 0, end, titled=False)]
     if hint == "DISCLOSURE":
         return [Segment("DISCLOSURE", 0, end, titled=False)]
+    by_names = names_kind(_names(sheet), minimum=SHEET_NAMES)
+    if by_names is not None:
+        return [Segment(by_names, 0, end, titled=False)]
     return []

@@ -1,4 +1,4 @@
-"""The parts (sheet segments) that hold one form → arm_statements' statement reads → a document.
+"""The parts (sheet segments) that hold one form → arm_statements' typed statement reads.
 
 What is Excel's stays here: the header merged over the parts (fields a form lacks inherited
 from another sheet of the workbook), the value columns of a second sheet aligned with the
@@ -22,9 +22,6 @@ from services.arm_statements.document import (
 )
 from services.arm_statements.document import LineRead as StatementLine
 from services.arm_statements.document import ValueRead as StatementValue
-from services.arm_statements.document import (
-    build_document as build_statement,
-)
 from services.arm_statements.forms import FormKind
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 from services.tabular_parser.excel.model import CellRange, Sheet
@@ -33,7 +30,7 @@ from services.tabular_parser.statements._header import HeaderRead as SheetHeader
 from services.tabular_parser.statements._lines import LineRead, ValueRead
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
-__all__ = ["Json", "Part", "build_document"]
+__all__ = ["Json", "Part", "read_statement"]
 
 INHERITED = 90.0
 _INHERITABLE = (
@@ -146,6 +143,7 @@ def _line_read(line: LineRead, part: Part) -> StatementLine:
         suggested_code=line.suggested_code,
         legacy_code=line.legacy,
         name_raw=line.name_raw,
+        code_inferred=line.status == "ok" and line.code is not None and line.code_text is None,
     )
 
 
@@ -174,15 +172,14 @@ def _skipped_tables(parts: list[Part]) -> list[DocumentWarning]:
     ]
 
 
-def build_document(
+def read_statement(
     kind: FormKind,
     parts: list[Part],
     fallback_header: SheetHeader | None = None,
-    extra_warnings: list[DocumentWarning] | None = None,
-) -> Json:
-    """The statementDocument of ``kind`` spread over ``parts`` (two for a split balance)."""
+) -> StatementRead:
+    """What ``parts`` read for one form, as arm_statements' typed reads."""
     columns = _align_columns(parts)
-    notes = list(extra_warnings or [])
+    notes: list[DocumentWarning] = []
     lines = [_line_read(line, part) for part in parts for line in part.lines]
     if lines and any(
         part.column_map and any(k != v for k, v in part.column_map.items()) for part in parts
@@ -193,14 +190,12 @@ def build_document(
                 "Колонки второго листа сопоставлены с колонками первого по порядку",
             )
         )
-    return build_statement(
-        StatementRead(
-            kind=kind,
-            locator=[{"sheet": p.sheet.name, "range": _range(p)} for p in parts],
-            header=_merge_header(parts, fallback_header),
-            columns=[_column_read(c) for c in columns],
-            lines=lines,
-            notes=notes,
-            closing_notes=_skipped_tables(parts),
-        )
+    return StatementRead(
+        kind=kind,
+        locator=[{"sheet": p.sheet.name, "range": _range(p)} for p in parts],
+        header=_merge_header(parts, fallback_header),
+        columns=[_column_read(c) for c in columns],
+        lines=lines,
+        notes=notes,
+        closing_notes=_skipped_tables(parts),
     )
