@@ -12,8 +12,8 @@ them into the contract's document and decides, the same way for both:
 - relations are checked over the lines with status ok (the first of a repeated code); when a
   code was inferred or a line's code is unreadable or missing, only relations all of whose
   lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED;
-- a form with its own numbering (ОКУД 0420002 / 0420003) has ``form_variant`` null: only
-  the relations common to both variants are checked;
+- a form with its own numbering (ОКУД 0420002 / 0420003) has ``form_variant`` null (it is
+  neither variant, so no FORM_VARIANT_UNKNOWN): only the relations common to both are checked;
 - columns resolve relative labels against the report date; without a report date in the
   header the first dated column gives it (confidence ``FROM_COLUMNS``);
 - the status is ``needs_check`` when a hard relation fails, a line or header field needs
@@ -454,7 +454,7 @@ def build_document(read: StatementRead) -> Json:
             DocumentWarning(StatementWarning.NO_LINES, "В таблице формы не найдено ни одной строки")
         )
     warnings.extend(_inferred_warning(lines))
-    if _is_statement(read.kind) and lines and form_variant is None:
+    if _is_statement(read.kind) and lines and form_variant is None and not own_numbering:
         warnings.append(
             DocumentWarning(
                 StatementWarning.FORM_VARIANT_UNKNOWN,

@@ -140,9 +140,12 @@ def test_with_inferred_codes_a_relation_missing_a_line_is_not_checked() -> None:
 
 
 def test_a_form_with_its_own_numbering_has_no_variant() -> None:
-    """ОКУД 0420003: the codes that would say «full» (2100) do not; form_variant null."""
+    """ОКУД 0420003: the codes that would say «full» (2100) do not; form_variant null, and no
+    FORM_VARIANT_UNKNOWN (the form is neither variant)."""
     header = {"okud": HeaderRead("0420003", "0420003", 100)}
     read = StatementRead(
         "INCOME", [], header, [_COLUMN], [_inferred(1, "2110", "5"), _inferred(2, "2100", "5")]
     )
-    assert build_document(read)["form_variant"] is None
+    doc = build_document(read)
+    assert doc["form_variant"] is None
+    assert "FORM_VARIANT_UNKNOWN" not in _codes(doc)  # neither variant, not an unknown one
