@@ -1,6 +1,9 @@
 """arm_statements: the statements code shared by tabular-parser, scan-gateway and arm-core.
 
-The line catalogue of the balance and the ОФР (full, simplified, 157n, NKO wordings), name
+One statementDocument built from a recogniser's typed reads (``build_document``), one rule
+for which form a title / ОКУД / codes / names show (``form_kind``), one enum of the document's
+warning codes, money read from cells and written as the contract's strings. The line catalogue
+of the balance and the ОФР (full, simplified, 157n, NKO wordings), name
 matching for forms without a «Код» column, the full / simplified decision from the structure of
 the codes, the arithmetic relations and their checks in the contract's shape, the dates a
 statement prints (column labels, titles, the report date) and its header fields as text, and
@@ -30,10 +33,37 @@ from services.arm_statements.checks import (
     check_lines,
     evaluate_relations,
 )
+from services.arm_statements.document import (
+    FROM_COLUMNS,
+    REVIEW_BELOW,
+    ColumnRead,
+    HeaderRead,
+    HeaderReview,
+    LineRead,
+    LineStatus,
+    StatementRead,
+    ValueIssue,
+    ValueRead,
+    build_document,
+)
 from services.arm_statements.exceptions import (
     ArmStatementsError,
     InvalidDocumentError,
     InvalidToleranceError,
+)
+from services.arm_statements.forms import (
+    MIN_CODES,
+    MIN_NAMES,
+    OWN_NUMBERING_OKUD,
+    FormEvidence,
+    FormKind,
+    code_form,
+    codes_kind,
+    form_kind,
+    names_kind,
+    okud_in_cells,
+    okud_kind,
+    title_kind,
 )
 from services.arm_statements.header_fields import (
     CODE_LENGTHS,
@@ -46,7 +76,7 @@ from services.arm_statements.header_fields import (
     units_for_okei,
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, Standard
-from services.arm_statements.money import format_money, parse_money
+from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
 from services.arm_statements.names import match_line_name, name_candidates, normalize_name
 from services.arm_statements.periods import (
     PeriodKind,
@@ -60,6 +90,7 @@ from services.arm_statements.relations import Reading, Relation, RelationKind, T
 from services.arm_statements.text import fold
 from services.arm_statements.variant import detect_form_variant
 from services.arm_statements.version import compute_statements_version
+from services.arm_statements.warnings import DocumentWarning, Severity, StatementWarning
 
 statements_version: Final[str] = compute_statements_version()
 """``arm_statements-<12 hex>``: changes whenever this package's code or catalogue changes."""
@@ -67,18 +98,31 @@ statements_version: Final[str] = compute_statements_version()
 __all__ = [
     "CODE_LENGTHS",
     "DEFAULT_TOLERANCE",
+    "FROM_COLUMNS",
     "HEADER_FIELDS",
     "INN_LENGTHS",
     "LINES",
+    "MIN_CODES",
+    "MIN_NAMES",
+    "OWN_NUMBERING_OKUD",
+    "REVIEW_BELOW",
     "ArmStatementsError",
     "Checks",
     "CodeKind",
+    "ColumnRead",
     "CoveredValue",
     "DocumentType",
+    "DocumentWarning",
+    "FormEvidence",
+    "FormKind",
     "FormVariant",
+    "HeaderRead",
+    "HeaderReview",
     "InvalidDocumentError",
     "InvalidToleranceError",
     "Line",
+    "LineRead",
+    "LineStatus",
     "LineValues",
     "PeriodKind",
     "Reading",
@@ -87,26 +131,40 @@ __all__ = [
     "RelationFailure",
     "RelationKind",
     "RelationOutcome",
+    "Severity",
     "Standard",
+    "StatementRead",
+    "StatementWarning",
     "Term",
+    "ValueIssue",
+    "ValueRead",
+    "build_document",
     "check_lines",
     "classify_code",
     "code_digits",
+    "code_form",
+    "codes_kind",
     "compute_statements_version",
     "date_in_text",
     "detect_form_variant",
     "evaluate_relations",
     "fold",
+    "form_kind",
+    "format_amount",
     "format_money",
     "inn_checksum_ok",
     "legacy_line_name",
     "lookup_line",
     "match_line_name",
     "name_candidates",
+    "names_kind",
     "normalize_name",
     "normalize_units",
     "okei_for_units",
+    "okud_in_cells",
+    "okud_kind",
     "parent_code",
+    "parse_amount",
     "parse_money",
     "parse_period_label",
     "print_order",
@@ -115,5 +173,6 @@ __all__ = [
     "report_date_in_texts",
     "resolve_relative",
     "statements_version",
+    "title_kind",
     "units_for_okei",
 ]

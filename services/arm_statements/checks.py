@@ -8,6 +8,11 @@ Rules (documented in the package README as well):
 - It holds when |expected − actual| ≤ tolerance. The tolerance is absolute, in the document's
   own units (thousands stay thousands, never rescaled); the default 4 is what one public checker
   uses for statements in thousands, whose lines are each rounded.
+- Lines the document does not have count as 0 only when its lines are *complete* (every code
+  printed by the form itself). When a code was inferred from a name, or a line's code could not
+  be read, an absent line may be one the recogniser failed to map: then a relation is checked
+  only when all its lines are present (``complete=False``), so no RELATION_FAILED names lines
+  that were never mapped.
 - Organisation-added five-digit codes (11501) and codes outside the catalogue never take part:
   they break down a four-digit line that is checked on its own.
 """
@@ -122,10 +127,12 @@ def _readings(term: Term, amount: Decimal) -> tuple[Decimal, ...]:
 
 
 def _evaluate(
-    relation: Relation, values: LineValues, column: int, tolerance: Decimal
+    relation: Relation, values: LineValues, column: int, tolerance: Decimal, complete: bool
 ) -> RelationOutcome | None:
     actual = _amount(values, relation.target, column)
     if actual is None:
+        return None
+    if not complete and any(term.code not in values for term in relation.terms):
         return None
     present = [relation.target]
     choices: list[tuple[Decimal, ...]] = []
@@ -156,11 +163,13 @@ def evaluate_relations(
     values: LineValues,
     *,
     tolerance: Decimal = DEFAULT_TOLERANCE,
+    complete: bool = True,
 ) -> tuple[RelationOutcome, ...]:
     """Every relation of the form checked in every column its target has, held or failed.
 
     Ordered by column, then by the relation table's order. With ``form_variant`` None only the
-    relations common to both variants are checked (1600 = 1700).
+    relations common to both variants are checked (1600 = 1700). ``complete=False``: only
+    relations all of whose lines are in ``values`` (see the module's rules).
     """
     if tolerance < 0:
         raise InvalidToleranceError(tolerance)
@@ -168,7 +177,7 @@ def evaluate_relations(
     for relation in relations_for(document_type, form_variant):
         target = values.get(relation.target) or {}
         for column in target:
-            outcome = _evaluate(relation, values, column, tolerance)
+            outcome = _evaluate(relation, values, column, tolerance, complete)
             if outcome is not None:
                 outcomes.append(outcome)
     order = {r.name: i for i, r in enumerate(relations_for(document_type, form_variant))}
@@ -182,9 +191,12 @@ def check_lines(
     values: LineValues,
     *,
     tolerance: Decimal = DEFAULT_TOLERANCE,
+    complete: bool = True,
 ) -> Checks:
     """The failed hard and soft relations of one form, in the contract's ``checks`` shape."""
-    outcomes = evaluate_relations(document_type, form_variant, values, tolerance=tolerance)
+    outcomes = evaluate_relations(
+        document_type, form_variant, values, tolerance=tolerance, complete=complete
+    )
     failed = [o for o in outcomes if not o.holds]
     return Checks(
         relations_failed=tuple(o.failure() for o in failed if o.relation.kind == "hard"),

@@ -1,15 +1,33 @@
-"""Money as the contract writes it: strings ``^-?\\d+(\\.\\d{1,2})?$``, never floats."""
+"""Money: the contract's strings ``^-?\\d+(\\.\\d{1,2})?$`` (never floats), and amounts read from cells.
+
+``parse_amount`` reads what a cell holds — calamine's binary floats through their shortest repr
+(`0.1 + 0.2` → "0.30000000000000004" → 0.30) before rounding half-up to kopecks, and
+Russian-formatted texts from 1C/HTML exports and OCR: spaces (regular, NBSP, narrow NBSP, thin)
+between thousands, a comma decimal, negatives as "-1 234,00", "−1 234" or "(1 234)"; dashes and
+empty texts mean "no amount". ``format_amount`` writes it back. Both recognisers read amounts
+here, so an Excel cell and a scanned one give the same number for the same text.
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 
-__all__ = ["format_money", "parse_money"]
+__all__ = ["format_amount", "format_money", "parse_amount", "parse_money"]
 
 _MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
 _CENT = Decimal("0.01")
 _CONTEXT = Context(prec=60)
+_ZERO_KOPECKS = Decimal("0.00")
+# Larger than any amount a statement prints (10^18 roubles); beyond it a cell is not money, and
+# quantizing it would overflow the decimal context.
+MAX_AMOUNT = Decimal(10) ** 18
+_AMOUNT_CONTEXT = Context(prec=40)
+_SPACES = dict.fromkeys(map(ord, " \u00a0\u202f\u2009\u2007\t"), None)
+_MINUSES = "-\u2212\u2012\u2013"
+_EMPTY_MARKS = frozenset({"", "-", "—", "–", "\u2212", "(-)", "(—)", "(–)"})
+_NUMBER_CHARS = re.compile(r"[0-9.,]+")
 
 
 def format_money(amount: Decimal) -> str:
@@ -38,3 +56,98 @@ def parse_money(value: object) -> Decimal | None:
         except InvalidOperation:  # pragma: no cover - the pattern admits only valid decimals
             return None
     return None
+
+
+def parse_amount(value: object) -> Decimal | None:
+    """A money amount rounded half-up to kopecks, or None for blanks, dashes and non-money."""
+    if type(value) is float:  # calamine's numbers: the hot path of a large sheet
+        return _round(Decimal(repr(value))) if math.isfinite(value) else None
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return _round(Decimal(value))
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return _round(Decimal(repr(value)))
+    if isinstance(value, Decimal):
+        return _round(value) if value.is_finite() else None
+    if isinstance(value, str):
+        return _parse_text(value)
+    return None
+
+
+def format_amount(amount: Decimal) -> str:
+    """Kopeck-rounded, no exponent: integral → "1234", otherwise two decimals → "1234.50"."""
+    text = str(amount)
+    if text[-3:-2] == "." and text[-1:].isdigit() and abs(amount) < MAX_AMOUNT:
+        # Already in kopecks (what parse_amount returns): the same text without re-rounding.
+        # str() of a Decimal with two decimals has no exponent.
+        if text.endswith(".00"):
+            text = text[:-3]
+            return "0" if text == "-0" else text
+        return text
+    rounded = _round(amount)
+    if rounded is None:
+        msg = f"amount out of range: {amount!r}"
+        raise ValueError(msg)
+    if rounded == rounded.to_integral_value():
+        return f"{rounded.quantize(Decimal(1)):f}"
+    return f"{rounded:f}"
+
+
+def _round(amount: Decimal) -> Decimal | None:
+    if abs(amount) >= MAX_AMOUNT:
+        return None
+    rounded = amount.quantize(_CENT, ROUND_HALF_UP, _AMOUNT_CONTEXT)
+    return rounded if rounded else _ZERO_KOPECKS
+
+
+def _parse_text(text: str) -> Decimal | None:
+    compact = text.translate(_SPACES)
+    if compact in _EMPTY_MARKS:
+        return None
+    negative = False
+    if compact.startswith("(") and compact.endswith(")"):
+        negative, compact = True, compact[1:-1]
+    if compact[:1] in _MINUSES:
+        negative, compact = True, compact[1:]
+    elif compact[:1] == "+":
+        compact = compact[1:]
+    digits = _plain_number(compact)
+    if digits is None:
+        return None
+    try:
+        amount = Decimal(digits)
+    except InvalidOperation:
+        return None
+    return _round(-amount if negative else amount)
+
+
+def _plain_number(text: str) -> str | None:
+    """ "1.234.567,8" / "1,234,567.8" / "1234,5" → "1234567.8"; None when malformed."""
+    if not _NUMBER_CHARS.fullmatch(text):
+        return None
+    last = max(text.rfind(","), text.rfind("."))
+    if last < 0:
+        return text
+    separator = text[last]
+    other = "." if separator == "," else ","
+    if text.count(separator) > 1:  # only thousands separators of one kind: an integer
+        return _ungroup(text, separator) if other not in text else None
+    whole, fraction = text[:last], text[last + 1 :]
+    if not fraction or not whole:
+        return None
+    if other in whole:
+        grouped = _ungroup(whole, other)
+        if grouped is None:
+            return None
+        whole = grouped
+    return f"{whole}.{fraction}"
+
+
+def _ungroup(text: str, separator: str) -> str | None:
+    groups = text.split(separator)
+    if not 1 <= len(groups[0]) <= 3 or any(len(group) != 3 for group in groups[1:]):
+        return None
+    return "".join(groups)

@@ -56,6 +56,8 @@ _QUARTERS = re.compile(
 )
 _YEAR = re.compile(r"\bза\s+(\d{4})\s*(?:г|год)")
 _ISO_DATE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+# «На 30.06.24»: a two-digit year only after «на», where a date is all a label can mean.
+_SHORT_YEAR = re.compile(r"\bна\s+(\d{1,2})\.(\d{1,2})\.(\d{2})(?![\d.])")
 
 _RELATIVE: tuple[tuple[re.Pattern[str], PeriodKind], ...] = (
     (re.compile(r"года?,?\s+предшествующ\w+\s+предыдущему"), "relative:prev_prev_year_end"),
@@ -112,7 +114,8 @@ def _safe_date(year: int, month: int, day: int) -> dt.date | None:
 
 
 def date_in_text(text: str, *, ocr: bool = False) -> dt.date | None:
-    """The date a label or title prints: a day («на 31 декабря 2024 г.», «31.12.2024») or the
+    """The date a label or title prints: a day («на 31 декабря 2024 г.», «31.12.2024»,
+    «На 30.06.24») or the
     last day of a period («за Январь - Сентябрь 2025 г.», «за 9 месяцев 2025 г.», «за 2024 г.»).
     """
     s = fold(text, ocr=ocr)
@@ -121,6 +124,8 @@ def date_in_text(text: str, *, ocr: bool = False) -> dt.date | None:
         return _safe_date(int(m.group(3)), _month(m.group(2)), int(m.group(1)))
     if m := p.numeric.search(s):
         return _safe_date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+    if m := _SHORT_YEAR.search(s):
+        return _safe_date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1)))
     if m := p.range.search(s):
         return _month_end(int(m.group(3)), _month(m.group(2)))
     if m := _QUARTERS.search(s):

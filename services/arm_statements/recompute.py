@@ -132,6 +132,7 @@ def recompute(
     *,
     tolerance: Decimal = DEFAULT_TOLERANCE,
     form_variant: FormVariant | Literal["detect"] | None = "detect",
+    complete: bool = True,
 ) -> RecomputeResult:
     """Form variant, checks and covered values of a statementDocument (2.0 or 1.x shape).
 
@@ -139,7 +140,8 @@ def recompute(
     same code the first wins (the rule of the 1.x mapper), and so does the first value of a
     column within a line. Detail, unreadable and missing lines are ignored. The variant is
     decided from the structure of the codes (names as fallback) unless ``form_variant`` is
-    given. Amounts that are not money strings count as missing.
+    given. Amounts that are not money strings count as missing. ``complete=False``: a relation
+    is checked only when all its lines are present (``check_lines``).
     """
     doc = _mapping(document, "document")
     document_type = doc.get("document_type")
@@ -152,7 +154,9 @@ def recompute(
         variant = form_variant if document_type in ("BALANCE", "INCOME") else None
     if document_type not in ("BALANCE", "INCOME") or not doc.get("lines"):
         return RecomputeResult(document_type, variant, None, frozenset(), read.duplicates)
-    outcomes = evaluate_relations(document_type, variant, read.values, tolerance=tolerance)
+    outcomes = evaluate_relations(
+        document_type, variant, read.values, tolerance=tolerance, complete=complete
+    )
     covered: set[CoveredValue] = set()
     hard: list[RelationFailure] = []
     soft: list[RelationFailure] = []

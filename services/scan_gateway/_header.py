@@ -21,12 +21,11 @@ from services.arm_statements import (
     normalize_units,
     report_date_in_texts,
 )
+from services.arm_statements.document import REVIEW_BELOW
 from services.scan_gateway.resultset import TextLine
 
 __all__ = ["REVIEW_BELOW", "HeaderField", "read_header"]
 
-REVIEW_BELOW = 80.0
-"""A confidence under this puts a field, a value or a name up for review."""
 
 _DIGIT_LOOKALIKES = str.maketrans(
     {

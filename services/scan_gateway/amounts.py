@@ -1,7 +1,7 @@
 """Amounts from OCR text: the strict reading first, then a tolerant one that repairs OCR slips.
 
 A value is *recognised* (is_recognized = true) when the strict money reading of
-services.tabular_parser.excel.values accepts the text as printed ("1 234,5", "(1 234)", "-").
+services.arm_statements.money accepts the text as printed ("1 234,5", "(1 234)", "-").
 Otherwise the tolerant reading repairs what OCR typically gets wrong — a letter inside digits
 (l, I, | → 1; O, О, o → 0; З → 3; S → 5; В, B → 8; б → 6), stray spaces that break the thousands
 grouping, stray dashes inside or after the digits, an unclosed bracket — and, when the result is
@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.tabular_parser.excel.values import format_amount, parse_amount
+from services.arm_statements.money import format_amount, parse_amount
 
 __all__ = ["OcrAmount", "read_amount"]
 

@@ -6,8 +6,9 @@ import importlib
 
 import services.arm_statements as package
 
-_MODULES = ("catalogue", "checks", "exceptions", "header_fields", "line", "money", "names",
-            "periods", "recompute", "relations", "text", "variant", "version")  # fmt: skip
+_MODULES = ("catalogue", "checks", "document", "exceptions", "forms", "header_fields", "line",
+            "money", "names", "periods", "recompute", "relations", "text", "variant", "version",
+            "warnings")  # fmt: skip
 
 
 def test_all_names_exist() -> None:

@@ -50,35 +50,11 @@ ALLOWED: dict[str, frozenset[str]] = {
 # Files whose table has amounts: a document of theirs without one is false.
 _BLANK = frozenset({"gradosphera_mono__obraztsy_uproshennyh_form_balans_ofr_ocs.xls"})
 
-_FALSE_TODAY = {
-    "real/easylager_excel_to_sqlite__bank_oborot_vedomost_2016.xls": (
-        "a bank's ведомость by balance accounts read as an INCOME: 1010, 2110 … taken for codes"
-    ),
-    "real/kaetosh_Flat_table_account_analysis__analiz_51_2024.xlsx": (
-        "«Анализ счета 51» read as an INCOME: amounts 25000, 80000 taken for line codes"
-    ),
-    "real/znak13_XBRL_Buhuchot_Oborot__balans_0420002_2019q2.xls": (
-        "a BALANCE with 0 lines and a DISCLOSURE cut by the «Пояснения к строкам» header"
-    ),
-    "real/znak13_XBRL_Buhuchot_Oborot__osv_eps_2019_07.xlsx": (
-        "an ОСВ by accounts read as a BALANCE with 0 lines (13102 taken for a code)"
-    ),
-    "kaetosh_FlatTable1C_v2__MZP_10_4kv2024.xlsx": "«Обороты счета 10» read as a BALANCE",
-    "kaetosh_FlatTable1C_v2__Pivot_account_turnover.xlsx": "a flat turnover table read as a BALANCE",
-    "kaetosh_LedgerFlattener__UPP_valuta1.xlsx": "«Анализ счета 60.31» read as a BALANCE",
-}
+_FALSE_TODAY: dict[str, str] = {}  # no false document on any real export today
 _MISSING_TODAY = {
-    "real/Anna-Lisichka_module_11_1__balance_nocodes_2024h1.xls": (
-        "a balance without codes or title: RECOGNITION_FAILED"
-    ),
-    "real/easylager_excel_to_sqlite__bank_oborot_vedomost_2016.xls": "no OSV: read as an INCOME",
-    "real/znak13_XBRL_Buhuchot_Oborot__balans_0420002_2019q2.xls": "the BALANCE has 0 lines",
-    "real/znak13_XBRL_Buhuchot_Oborot__osv_eps_2019_07.xlsx": "no OSV: a BALANCE with 0 lines",
     "DaniilTiunov_ProjectPythonRepa__balance-is_legacy67n.xlsx": (
-        "no INCOME: the «Отчет о прибылях и убытках» part of the sheet is not read"
+        "no INCOME: the legacy «Отчет о прибылях и убытках» (3-digit codes) gives no lines"
     ),
-    "kaetosh_FlatTable1C_v2__MZP_10_4kv2024.xlsx": "no OSV: «Обороты счета 10» read as a BALANCE",
-    "kaetosh_LedgerFlattener__RZK_11.xlsx": "no OSV: «Обороты счета 11» is RECOGNITION_FAILED",
 }
 
 

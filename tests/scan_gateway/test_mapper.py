@@ -163,3 +163,14 @@ def test_header_field_read_with_low_confidence_needs_review() -> None:
     )
     assert header["needs_review_fields"] == ["okpo"]
     assert header["units"] == "тыс. руб." and header["report_date"] == "2024-12-31"
+
+
+def test_a_form_table_without_lines_is_no_document_but_table_unmapped() -> None:
+    """A balance title over a table whose rows hold neither codes nor amounts: no empty
+    BALANCE; TABLE_UNMAPPED says it looked like a balance and gave no line."""
+    empty = table(1, 0, BALANCE_COLUMN_HEADERS, [[("АКТИВ", 99), None, None]])
+    recognition = map_items(parsed(item(1, list(BALANCE_HEADER_LINES), [empty])))
+    assert recognition.documents == []
+    [warning] = recognition.warnings
+    assert warning["code"] == "TABLE_UNMAPPED"
+    assert "похожа на бухгалтерский баланс" in warning["message"]

@@ -2,15 +2,17 @@
 
 `recognize_statements(sheets)` classifies each sheet, reads its «Коды» block, columns and lines,
 and returns contract statementDocuments (result file 2.0) with form variants and checks from
-arm_statements, plus the sheets that are no statement and the sheets that failed.
+arm_statements, plus the sheets that are no statement and the sheets that failed. `describe_sheet(sheet)` says
+in words what a sheet shows of a form (for the messages of a sheet that is none).
 """
 
 from __future__ import annotations
 
+from services.tabular_parser.statements._classify import describe_sheet
 from services.tabular_parser.statements.recognize import (
     SheetFailure,
     StatementsResult,
     recognize_statements,
 )
 
-__all__ = ["SheetFailure", "StatementsResult", "recognize_statements"]
+__all__ = ["SheetFailure", "StatementsResult", "describe_sheet", "recognize_statements"]

@@ -2,46 +2,51 @@
 
 Titles and ОКУД decide; a sheet without either is a balance or an ОФР when it prints enough
 catalogue codes of that form (a continuation sheet of a split balance has codes 13xx–17xx and
-no title), and «other» otherwise. One sheet may hold several forms one under another: each
-title starts a segment.
+no title), or, with no codes either, enough catalogue line names (``SHEET_NAMES`` distinct
+lines of one form: a hand-made balance), and «other» otherwise (the rule:
+``arm_statements.forms``). One sheet may hold several forms one under another: each title
+starts a segment. ``sheet_evidence`` / ``describe_sheet`` say what a sheet shows, for the
+messages of a sheet that is no form.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from typing import Literal
 
-from services.arm_statements import LINES, fold, parent_code
+from services.arm_statements import fold
+from services.arm_statements.forms import (
+    FormEvidence,
+    FormKind,
+    code_form,
+    form_kind,
+    names_kind,
+    okud_in_cells,
+    okud_kind,
+    title_kind,
+)
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.excel.text import cell_text
-from services.tabular_parser.statements._table import code_column_codes, is_notes_header
-
-__all__ = ["DocumentKind", "Segment", "classify_sheet", "code_document_type"]
-
-DocumentKind = Literal["BALANCE", "INCOME", "DISCLOSURE"]
-
-_TITLES: tuple[tuple[re.Pattern[str], DocumentKind], ...] = (
-    (re.compile(r"^(упрощенн\w*\s+)?бухгалтерск\w*\s+баланс"), "BALANCE"),
-    (re.compile(r"^(упрощенн\w*\s+)?отчет\s+о\s+финансовых\s+результатах"), "INCOME"),
-    (re.compile(r"^пояснени\w*\s+к\s+"), "DISCLOSURE"),
-    (
-        re.compile(
-            r"^отчет\s+об?\s+(изменени\w*\s+капитала|движении\s+денежных|целевом\s+использ)"
-        ),
-        "DISCLOSURE",
-    ),
+from services.tabular_parser.statements._table import (
+    code_column_codes,
+    is_notes_header,
+    locate_table,
 )
-_OKUD: dict[str, DocumentKind] = {
-    "0710001": "BALANCE",
-    "0710002": "INCOME",
-    "0710003": "DISCLOSURE",
-    "0710004": "DISCLOSURE",
-    "0710005": "DISCLOSURE",
-    "0710006": "DISCLOSURE",
-}
-_MIN_CODES = 3
+
+__all__ = [
+    "SHEET_NAMES",
+    "DocumentKind",
+    "Segment",
+    "classify_sheet",
+    "code_document_type",
+    "describe_sheet",
+    "sheet_evidence",
+]
+
+DocumentKind = FormKind
 _MARKER_GAP = 8  # a title and its ОКУД within this many rows are one form
+SHEET_NAMES = 5
+"""Distinct catalogue lines matched by name that make a sheet without codes a form."""
+_NAME_ROWS = 400
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,21 +60,8 @@ class Segment:
 
 
 def code_document_type(code: str) -> str | None:
-    own = code if code in LINES else parent_code(code)
-    return None if own is None else LINES[own].document_type
-
-
-def _okud_in_row(cells: list[str]) -> str | None:
-    for i, s in enumerate(cells):
-        if "окуд" in s:
-            digits = re.sub(r"\D", "", s.split("окуд", 1)[1])
-            if not digits:
-                digits = next(
-                    (re.sub(r"\D", "", t) for t in cells[i + 1 :] if re.sub(r"\D", "", t)), ""
-                )
-            if digits:
-                return digits.zfill(7) if len(digits) == 6 else digits
-    return None
+    """BALANCE / INCOME of a catalogue code (arm_statements.forms.code_form)."""
+    return code_form(code)
 
 
 def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
@@ -80,27 +72,53 @@ def _markers(sheet: Sheet) -> list[tuple[int, DocumentKind]]:
         for s in cells:
             if is_notes_header(s):  # «Пояснения к строкам» heads a column, titles no form
                 continue
-            for pattern, kind in _TITLES:
-                if len(s) < 200 and pattern.match(s):
-                    found.append((row, kind))
-        okud = _okud_in_row(cells)
-        if okud in _OKUD:
-            found.append((row, _OKUD[okud]))
+            kind = title_kind(s)
+            if kind is not None:
+                found.append((row, kind))
+        by_okud = okud_kind(okud_in_cells(cells))
+        if by_okud is not None:
+            found.append((row, by_okud))
     return found
 
 
-def _kind_by_codes(sheet: Sheet, hinted: DocumentKind | None) -> DocumentKind | None:
-    counts = {"BALANCE": 0, "INCOME": 0}
-    for text in code_column_codes(sheet):  # an amount equal to a code counts for nothing
-        kind = code_document_type(text)
-        if kind in counts:
-            counts[kind] += 1
-    best = max(counts, key=lambda k: counts[k])
-    other = "INCOME" if best == "BALANCE" else "BALANCE"
-    threshold = 1 if hinted == best else _MIN_CODES
-    if counts[best] >= threshold and counts[best] > counts[other]:
-        return "BALANCE" if best == "BALANCE" else "INCOME"
-    return None
+def _codes(sheet: Sheet) -> tuple[str, ...]:
+    """The catalogue codes of the sheet's code columns (issue 15 item 1): the table reader's
+    rule, so an amount or an account number equal to a code counts for nothing."""
+    return tuple(code_column_codes(sheet))
+
+
+def _names(sheet: Sheet) -> tuple[str, ...]:
+    """Texts of the first rows that could be line names (letters, not a number)."""
+    texts = (
+        value.strip()
+        for line in sheet.rows[:_NAME_ROWS]
+        for value in line
+        if isinstance(value, str)
+    )
+    return tuple(text for text in texts if sum(ch.isalpha() for ch in text) >= 3)
+
+
+def sheet_evidence(sheet: Sheet) -> FormEvidence:
+    """What ``sheet`` prints that tells a form: its titles, ОКУД, codes, names, value columns."""
+    titles: list[str] = []
+    okud: str | None = None
+    for line in sheet.rows:
+        cells = [s for v in line if (s := fold(cell_text(v)))]
+        titles.extend(s for s in cells if title_kind(s) is not None)
+        okud = okud or okud_in_cells(cells)
+    layout = locate_table(sheet, 0, len(sheet.rows))
+    return FormEvidence(
+        titles=tuple(titles[:1]),
+        okud=okud,
+        codes=_codes(sheet),
+        names=_names(sheet),
+        value_columns=len(layout.columns) if layout is not None else None,
+    )
+
+
+def describe_sheet(sheet: Sheet) -> str:
+    """What ``sheet`` shows of a form, in words («заголовок …; ОКУД …; таблица из 3 колонок…»)."""
+    return sheet_evidence(sheet).describe()
 
 
 def _name_hint(name: str) -> DocumentKind | None:
@@ -133,9 +151,12 @@ def classify_sheet(sheet: Sheet) -> list[Segment]:
             segments.append(Segment(kind, first, last, titled=True))
         return segments
     hint = _name_hint(sheet.name)
-    by_codes = _kind_by_codes(sheet, hint)
+    by_codes = form_kind(FormEvidence(codes=_codes(sheet), hint=hint))
     if by_codes is not None:
         return [Segment(by_codes, 0, end, titled=False)]
     if hint == "DISCLOSURE":
         return [Segment("DISCLOSURE", 0, end, titled=False)]
+    by_names = names_kind(_names(sheet), minimum=SHEET_NAMES)
+    if by_names is not None:
+        return [Segment(by_names, 0, end, titled=False)]
     return []

@@ -1,37 +1,38 @@
-"""A contract statementDocument from the parts (sheet segments) that hold one form.
+"""The parts (sheet segments) that hold one form → arm_statements' typed statement reads.
 
-Status (D, docs/warning-codes.md «Statements»): ``needs_check`` when a hard relation fails,
-when any line or value needs review, when a header field needs review, or when a balance or
-ОФР has no lines; a failed soft relation alone leaves ``done`` with a warning.
+What is Excel's stays here: the header merged over the parts (fields a form lacks inherited
+from another sheet of the workbook), the value columns of a second sheet aligned with the
+first's by order, locators as sheet ranges, and the «Дополнительные строки» note. The document
+itself — review, checks, warnings, status — is ``arm_statements.build_document``'s, shared with
+scan-gateway (docs/warning-codes.md «Statements»).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any
 
-from services.arm_statements import (
-    HEADER_FIELDS,
-    Checks,
-    PeriodKind,
-    check_lines,
-    detect_form_variant,
-    parse_period_label,
-    resolve_relative,
+from services.arm_statements import HEADER_FIELDS, PeriodKind, parse_period_label
+from services.arm_statements.document import (
+    ColumnRead,
+    HeaderRead,
+    HeaderReview,
+    StatementRead,
+    ValueIssue,
 )
+from services.arm_statements.document import LineRead as StatementLine
+from services.arm_statements.document import ValueRead as StatementValue
+from services.arm_statements.forms import FormKind
+from services.arm_statements.warnings import DocumentWarning, StatementWarning
 from services.tabular_parser.excel.model import CellRange, Sheet
-from services.tabular_parser.excel.values import format_amount
-from services.tabular_parser.statements._classify import DocumentKind
-from services.tabular_parser.statements._header import HeaderField, HeaderRead
-from services.tabular_parser.statements._lines import LineRead
+from services.tabular_parser.statements._header import HeaderField
+from services.tabular_parser.statements._header import HeaderRead as SheetHeader
+from services.tabular_parser.statements._lines import LineRead, ValueRead
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
-__all__ = ["Part", "build_document"]
+__all__ = ["Json", "Part", "read_statement"]
 
 INHERITED = 90.0
-FROM_COLUMNS = 80.0
 _INHERITABLE = (
     "organization_name",
     "inn",
@@ -43,7 +44,6 @@ _INHERITABLE = (
     "address",
     "report_date",
 )
-_REVIEW_MATTERS = frozenset(HEADER_FIELDS)
 
 Json = dict[str, Any]
 
@@ -55,22 +55,16 @@ class Part:
     sheet: Sheet
     first_row: int
     last_row: int
-    header: HeaderRead
+    header: SheetHeader
     layout: TableLayout | None = None
     lines: list[LineRead] = field(default_factory=list)
     column_map: dict[int, int] = field(default_factory=dict)  # own column index → document's
 
 
-def _warning(code: str, severity: str, message: str, **extra: Any) -> Json:
-    item: Json = {"code": code, "severity": severity, "message": message}
-    item.update({k: v for k, v in extra.items() if v is not None})
-    return item
-
-
-def _merge_header(parts: list[Part], fallback: HeaderRead | None) -> dict[str, HeaderField]:
-    merged: dict[str, HeaderField] = {}
+def _merge_header(parts: list[Part], fallback: SheetHeader | None) -> dict[str, HeaderRead]:
+    merged: dict[str, HeaderRead] = {}
     for name in HEADER_FIELDS:
-        found = next(
+        found: HeaderField | None = next(
             (
                 p.header.get(name)
                 for p in parts
@@ -84,19 +78,21 @@ def _merge_header(parts: list[Part], fallback: HeaderRead | None) -> dict[str, H
                 found = HeaderField(
                     source.value, source.text, min(INHERITED, source.confidence or 0)
                 )
-        merged[name] = found or HeaderField()
+        field_ = found or HeaderField()
+        merged[name] = HeaderRead(
+            field_.value,
+            field_.text,
+            field_.confidence,
+            HeaderReview.INVALID if field_.review else None,
+        )
     return merged
 
 
-def _columns(
-    parts: list[Part], report_date: dt.date | None
-) -> tuple[list[Json], dict[int, ValueColumn]]:
+def _align_columns(parts: list[Part]) -> list[ValueColumn]:
+    """The document's value columns; a later part with as many columns maps onto the first's."""
     first = parts[0].layout
     base = first.columns if first is not None else []
-    out: list[Json] = []
-    by_index: dict[int, ValueColumn] = {}
-    for column in base:
-        by_index[column.index] = column
+    by_index: dict[int, ValueColumn] = {column.index: column for column in base}
     for part in parts[1:]:
         own = part.layout.columns if part.layout is not None else []
         if len(own) == len(base):
@@ -104,54 +100,51 @@ def _columns(
         else:
             for c in own:
                 by_index.setdefault(c.index, c)
-    for index in sorted(by_index):
-        column = by_index[index]
-        kind: PeriodKind
-        kind, date = parse_period_label(column.label or "")
-        if date is None:
-            date = resolve_relative(kind, report_date)
-        out.append(
-            {
-                "column_index": index,
-                "label": column.label,
-                "label_confidence": 100 if column.label else None,
-                "period_date": date.isoformat() if date else None,
-                "period_kind": kind,
-            }
-        )
-    return out, by_index
+    return [by_index[i] for i in sorted(by_index)]
 
 
-def _value_json(value: Any, column_index: int) -> Json:
-    return {
-        "column_index": column_index,
-        "amount": None if value.amount is None else format_amount(value.amount),
-        "string_value": value.string_value,
-        "text": value.text,
-        "confidence": value.confidence,
-        "is_recognized": value.is_recognized,
-        "needs_review": value.needs_review,
-    }
+def _column_read(column: ValueColumn) -> ColumnRead:
+    kind: PeriodKind
+    kind, date = parse_period_label(column.label or "")
+    return ColumnRead(column.index, column.label, 100 if column.label else None, kind, date)
 
 
-def _line_json(line: LineRead, part: Part, duplicate: bool) -> Json:
-    item: Json = {
-        "row_index": line.row,
-        "ref": line.ref,
-        "line_status": line.status,
-        "line_code": line.code if line.status == "ok" else None,
-        "line_code_text": line.code_text,
-        "line_code_confidence": line.code_confidence,
-        "line_name": line.name,
-        "line_name_confidence": line.name_confidence,
-    }
-    if line.status == "detail":
-        item["parent_ref"] = line.parent_ref
-    item["needs_review"] = line.needs_review or duplicate
-    item["values"] = [
-        _value_json(v, part.column_map.get(v.column.index, v.column.index)) for v in line.values
-    ]
-    return item
+_ISSUES = {
+    "unreadable": ValueIssue.UNREADABLE,
+    "formula": ValueIssue.FORMULA,
+    "footnote": ValueIssue.FOOTNOTE,
+}
+
+
+def _value_read(value: ValueRead, part: Part) -> StatementValue:
+    return StatementValue(
+        column_index=part.column_map.get(value.column.index, value.column.index),
+        amount=value.amount,
+        string_value=value.string_value,
+        text=value.text,
+        confidence=value.confidence,
+        is_recognized=value.is_recognized,
+        issue=_ISSUES[value.issue] if value.issue is not None else None,
+    )
+
+
+def _line_read(line: LineRead, part: Part) -> StatementLine:
+    return StatementLine(
+        row_index=line.row,
+        ref=line.ref,
+        status=line.status,
+        code=line.code,
+        code_text=line.code_text,
+        code_confidence=line.code_confidence,
+        name=line.name,
+        name_confidence=line.name_confidence,
+        values=tuple(_value_read(v, part) for v in line.values),
+        parent_ref=line.parent_ref,
+        suggested_code=line.suggested_code,
+        legacy_code=line.legacy,
+        name_raw=line.name_raw,
+        code_inferred=line.status == "ok" and line.code is not None and line.code_text is None,
+    )
 
 
 def _range(part: Part) -> str:
@@ -167,249 +160,42 @@ def _range(part: Part) -> str:
     return CellRange(top, layout.first_col, bottom, max(layout.first_col, right)).a1()
 
 
-def _line_warnings(lines: list[tuple[LineRead, Part]], duplicates: set[str]) -> list[Json]:
-    out: list[Json] = []
-    for line, part in lines:
-        if line.status == "unreadable":
-            if line.legacy:
-                out.append(
-                    _warning(
-                        "LEGACY_LINE_CODE",
-                        "warning",
-                        f"Трёхзначный код «{line.code_text}» (формы до 2011 г.) не проверяется",
-                        line_refs=[line.ref],
-                    )
-                )
-            else:
-                out.append(
-                    _warning(
-                        "LINE_CODE_UNREADABLE",
-                        "warning",
-                        f"Код строки не читается: «{line.code_text}»",
-                        line_refs=[line.ref],
-                    )
-                )
-        elif line.status == "missing":
-            hint = f"; по наименованию — {line.suggested_code}" if line.suggested_code else ""
-            out.append(
-                _warning(
-                    "LINE_CODE_MISSING",
-                    "warning",
-                    f"У строки «{line.name or ''}» нет кода{hint}",
-                    line_refs=[line.ref],
-                )
-            )
-        if line.ref in duplicates:
-            out.append(
-                _warning(
-                    "DUPLICATE_LINE_CODE",
-                    "warning",
-                    f"Код {line.code} уже встречался выше",
-                    line_refs=[line.ref],
-                )
-            )
-        if line.name_footnote_stripped:
-            out.append(
-                _warning(
-                    "NAME_FOOTNOTE_REMOVED",
-                    "info",
-                    f"Из наименования убрана сноска: «{line.name_raw}»",
-                    line_refs=[line.ref],
-                )
-            )
-        for value in line.values:
-            index = part.column_map.get(value.column.index, value.column.index)
-            if value.issue == "unreadable":
-                out.append(
-                    _warning(
-                        "VALUE_UNREADABLE",
-                        "warning",
-                        f"Значение не читается как сумма: «{value.text}»",
-                        line_refs=[line.ref],
-                        column_index=index,
-                    )
-                )
-            elif value.issue == "formula":
-                out.append(
-                    _warning(
-                        "FORMULA_WITHOUT_VALUE",
-                        "warning",
-                        "Формула без сохранённого значения",
-                        line_refs=[line.ref],
-                        column_index=index,
-                    )
-                )
-            elif value.issue == "footnote":
-                out.append(
-                    _warning(
-                        "VALUE_FOOTNOTE_REMOVED",
-                        "info",
-                        f"Из значения убрана сноска: «{value.text}»",
-                        line_refs=[line.ref],
-                        column_index=index,
-                    )
-                )
-    return out
+def _skipped_tables(parts: list[Part]) -> list[DocumentWarning]:
+    return [
+        DocumentWarning(
+            StatementWarning.ADDITIONAL_LINES_SKIPPED,
+            f"Таблица «Дополнительные строки» (лист «{part.sheet.name}», строка "
+            f"{part.layout.additional_row + 1}) не включена: её коды означают другое",
+        )
+        for part in parts
+        if part.layout is not None and part.layout.additional_row is not None
+    ]
 
 
-def _check_warnings(checks: Checks, refs: dict[str, str]) -> list[Json]:
-    out: list[Json] = []
-    for failures, code, severity, what in (
-        (checks.relations_failed, "RELATION_FAILED", "error", "Соотношение"),
-        (checks.soft_relations_failed, "SOFT_RELATION_FAILED", "warning", "Мягкое соотношение"),
-    ):
-        for f in failures:
-            line_refs = [refs[c] for c in f.codes if c in refs]
-            out.append(
-                _warning(
-                    code,
-                    severity,
-                    f"{what} {f.relation} не выполняется: сумма {f.expected}, в отчёте {f.actual}",
-                    line_refs=line_refs or None,
-                    column_index=f.column_index,
-                )
-            )
-    return out
-
-
-def build_document(
-    kind: DocumentKind,
+def read_statement(
+    kind: FormKind,
     parts: list[Part],
-    fallback_header: HeaderRead | None = None,
-    extra_warnings: list[Json] | None = None,
-) -> Json:
-    """The statementDocument of ``kind`` spread over ``parts`` (two for a split balance)."""
-    header = _merge_header(parts, fallback_header)
-    warnings: list[Json] = list(extra_warnings or [])
-    report = header["report_date"]
-    report_date = dt.date.fromisoformat(report.value) if report.value else None
-
-    all_lines = [(line, part) for part in parts for line in part.lines]
-    columns: list[Json] = []
-    if all_lines:
-        columns, _ = _columns(parts, report_date)
-        if report_date is None:
-            absolute = [c["period_date"] for c in columns if c["period_kind"] == "absolute"]
-            if absolute:
-                header["report_date"] = HeaderField(absolute[0], None, FROM_COLUMNS)
-                report_date = dt.date.fromisoformat(absolute[0])
-                columns, _ = _columns(parts, report_date)
-        if any(
-            part.column_map and any(k != v for k, v in part.column_map.items()) for part in parts
-        ):
-            warnings.append(
-                _warning(
-                    "COLUMNS_ALIGNED",
-                    "info",
-                    "Колонки второго листа сопоставлены с колонками первого по порядку",
-                )
-            )
-        for column in columns:
-            if column["period_kind"] == "none":
-                warnings.append(
-                    _warning(
-                        "COLUMN_PERIOD_UNKNOWN",
-                        "info",
-                        f"Период колонки не распознан: «{column['label'] or ''}»",
-                        column_index=column["column_index"],
-                    )
-                )
-
-    seen: dict[str, str] = {}
-    duplicates: set[str] = set()
-    for line, _part in all_lines:
-        if line.status == "ok" and line.code is not None:
-            if line.code in seen:
-                duplicates.add(line.ref)
-            else:
-                seen[line.code] = line.ref
-    lines_json = [_line_json(line, part, line.ref in duplicates) for line, part in all_lines]
-
-    form_variant = None
-    checks: Checks | None = None
-    if kind in ("BALANCE", "INCOME"):
-        codes = [line.code for line, _ in all_lines if line.status == "ok" and line.code]
-        names = [line.name for line, _ in all_lines]
-        form_variant = detect_form_variant(kind, codes, names)
-        if all_lines:
-            values: dict[str, dict[int, Decimal | None]] = {}
-            for line, part in all_lines:
-                if line.status != "ok" or line.code is None or line.ref in duplicates:
-                    continue
-                values[line.code] = {
-                    part.column_map.get(v.column.index, v.column.index): v.amount
-                    for v in line.values
-                }
-            checks = check_lines(kind, form_variant, values)
-            warnings.extend(_check_warnings(checks, seen))
-        else:
-            warnings.append(
-                _warning("NO_LINES", "warning", "В таблице формы не найдено ни одной строки")
-            )
-        if form_variant is None and all_lines:
-            warnings.append(
-                _warning(
-                    "FORM_VARIANT_UNKNOWN",
-                    "info",
-                    "Не удалось определить, полная это форма или упрощённая",
-                )
-            )
-    warnings.extend(_line_warnings(all_lines, duplicates))
-    for part in parts:
-        if part.layout is not None and part.layout.additional_row is not None:
-            warnings.append(
-                _warning(
-                    "ADDITIONAL_LINES_SKIPPED",
-                    "info",
-                    f"Таблица «Дополнительные строки» (лист «{part.sheet.name}», строка "
-                    f"{part.layout.additional_row + 1}) не включена: её коды означают другое",
-                )
-            )
-
-    review_fields = [n for n in HEADER_FIELDS if header[n].review and n in _REVIEW_MATTERS]
-    for name in review_fields:
-        warnings.append(
-            _warning(
-                "HEADER_FIELD_INVALID",
-                "warning",
-                f"Поле шапки не распознано: «{header[name].text or ''}»",
-                field=name,
+    fallback_header: SheetHeader | None = None,
+) -> StatementRead:
+    """What ``parts`` read for one form, as arm_statements' typed reads."""
+    columns = _align_columns(parts)
+    notes: list[DocumentWarning] = []
+    lines = [_line_read(line, part) for part in parts for line in part.lines]
+    if lines and any(
+        part.column_map and any(k != v for k, v in part.column_map.items()) for part in parts
+    ):
+        notes.append(
+            DocumentWarning(
+                StatementWarning.COLUMNS_ALIGNED,
+                "Колонки второго листа сопоставлены с колонками первого по порядку",
             )
         )
-    for name in ("inn", "report_date"):
-        if header[name].value is None and name not in review_fields:
-            warnings.append(
-                _warning("HEADER_FIELD_MISSING", "info", "Поле шапки не найдено", field=name)
-            )
-
-    needs_check = bool(
-        (checks is not None and checks.relations_failed)
-        or any(item["needs_review"] for item in lines_json)
-        or any(v["needs_review"] for item in lines_json for v in item["values"])
-        or review_fields
-        or (kind in ("BALANCE", "INCOME") and not all_lines)
+    return StatementRead(
+        kind=kind,
+        locator=[{"sheet": p.sheet.name, "range": _range(p)} for p in parts],
+        header=_merge_header(parts, fallback_header),
+        columns=[_column_read(c) for c in columns],
+        lines=lines,
+        notes=notes,
+        closing_notes=_skipped_tables(parts),
     )
-    document: Json = {
-        "document_type": kind,
-        "form_variant": form_variant,
-        "status": "needs_check" if needs_check else "done",
-        "warnings": warnings,
-        "locator": [{"sheet": p.sheet.name, "range": _range(p)} for p in parts],
-        "header": _header_json(header, review_fields),
-        "columns": columns if lines_json else [],
-        "lines": lines_json,
-    }
-    if checks is not None:
-        document["checks"] = checks.to_dict()
-    return document
-
-
-def _header_json(header: dict[str, HeaderField], review_fields: list[str]) -> Json:
-    out: Json = {}
-    for name in HEADER_FIELDS:
-        f = header[name]
-        out[name] = f.value
-        out[f"{name}_text"] = f.text
-        out[f"{name}_confidence"] = f.confidence
-    out["needs_review_fields"] = review_fields
-    return out

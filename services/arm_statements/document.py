@@ -1,0 +1,486 @@
+"""One statementDocument (contract 2.0) from what a recogniser read: the rules both share.
+
+A recogniser (the Excel sheets of tabular-parser, the OCR tables of scan-gateway) reads lines,
+values, columns and header fields into the typed reads of this module; ``build_document`` turns
+them into the contract's document and decides, the same way for both:
+- a value needs review when its read says so (unreadable, a formula without a value, an
+  uncertain OCR reading) or its line's code was inferred from the name, and no relation that
+  holds in its column covers it;
+- a line needs review when its code is unreadable or missing, it repeats a code printed above,
+  its code was read with a confidence under ``REVIEW_BELOW`` and no relation covers it, or one
+  of its values needs review;
+- relations are checked over the lines with status ok (the first of a repeated code); when a
+  code was inferred or a line's code is unreadable or missing, only relations all of whose
+  lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED;
+- a form with its own numbering (ОКУД 0420002 / 0420003) has ``form_variant`` null (it is
+  neither variant, so no FORM_VARIANT_UNKNOWN): only the relations common to both are checked;
+- columns resolve relative labels against the report date; without a report date in the
+  header the first dated column gives it (confidence ``FROM_COLUMNS``);
+- the status is ``needs_check`` when a hard relation fails, a line or header field needs
+  review, or a balance / ОФР has no line; otherwise ``done`` (a soft failure warns only).
+Warnings follow in a fixed order: the recogniser's own notes, columns, relations, NO_LINES,
+the variant, the lines (code, repeat, name, values), the recogniser's closing notes, the header.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any, Literal
+
+from services.arm_statements.checks import Checks
+from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
+from services.arm_statements.header_fields import HEADER_FIELDS
+from services.arm_statements.money import format_amount
+from services.arm_statements.periods import PeriodKind, resolve_relative
+from services.arm_statements.recompute import RecomputeResult, recompute
+from services.arm_statements.warnings import DocumentWarning, StatementWarning
+
+__all__ = [
+    "FROM_COLUMNS",
+    "REVIEW_BELOW",
+    "ColumnRead",
+    "HeaderRead",
+    "HeaderReview",
+    "LineRead",
+    "LineStatus",
+    "StatementRead",
+    "ValueIssue",
+    "ValueRead",
+    "build_document",
+]
+
+Json = dict[str, Any]
+LineStatus = Literal["ok", "unreadable", "missing", "detail"]
+
+REVIEW_BELOW = 80.0
+"""A confidence under this puts a field, a value or a code up for review."""
+FROM_COLUMNS = 80.0
+"""The confidence of a report date taken from the first dated column."""
+
+
+class ValueIssue(StrEnum):
+    """What is wrong with a value cell, if anything."""
+
+    UNREADABLE = "unreadable"  # no amount in the text; the raw text is kept
+    FORMULA = "formula"  # a formula without a stored value
+    FOOTNOTE = "footnote"  # a footnote number was cut after a bracket; the amount is sure
+    UNCERTAIN = "uncertain"  # an amount repaired from OCR text, or read with low confidence
+
+
+_REVIEW_ISSUES = frozenset({ValueIssue.UNREADABLE, ValueIssue.FORMULA, ValueIssue.UNCERTAIN})
+
+
+class HeaderReview(StrEnum):
+    """Why a header field is up for review."""
+
+    INVALID = "invalid"  # printed, but not a valid value (a warning says so)
+    UNCERTAIN = "uncertain"  # read, but not surely (OCR); listed in needs_review_fields only
+
+
+@dataclass(frozen=True, slots=True)
+class ValueRead:
+    """One value cell of a line, in the document's column ``column_index``."""
+
+    column_index: int
+    amount: Decimal | None
+    string_value: str | None
+    text: str | None
+    confidence: float | None
+    is_recognized: bool
+    issue: ValueIssue | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LineRead:
+    """One line of a form: where it is (``ref``), its code, its name and its values.
+
+    ``code`` is set for status ok only (a printed code or one matched by name);
+    ``code_text`` is what the code cell printed. ``suggested_code``: the catalogue line a
+    missing code's name matches; ``legacy_code``: the unreadable code is a pre-2011 one.
+    ``name_raw`` is the printed name when a footnote was cut from it. ``code_inferred``: the
+    code comes from the line's name (a form without codes, or with its own numbering), not
+    from a printed catalogue code.
+    """
+
+    row_index: int
+    ref: str
+    status: LineStatus
+    code: str | None
+    code_text: str | None
+    code_confidence: float | None
+    name: str | None
+    name_confidence: float | None
+    values: tuple[ValueRead, ...] = ()
+    parent_ref: str | None = None
+    suggested_code: str | None = None
+    legacy_code: bool = False
+    name_raw: str | None = None
+    code_inferred: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnRead:
+    """A value column: its label and the period the label names (date None when relative)."""
+
+    column_index: int
+    label: str | None
+    label_confidence: float | None
+    period_kind: PeriodKind
+    period_date: dt.date | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderRead:
+    """One header field as read; ``review`` says why it is up for review, if it is."""
+
+    value: str | None = None
+    text: str | None = None
+    confidence: float | None = None
+    review: HeaderReview | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatementRead:
+    """Everything a recogniser read for one document.
+
+    ``notes`` are warnings of the recogniser's own that lead the list (e.g. columns of a
+    second sheet aligned by order); ``closing_notes`` follow the line warnings (e.g. a table
+    left out). ``locator``: the contract's locators, one per sheet segment or scanned table.
+    """
+
+    kind: FormKind
+    locator: Sequence[Json]
+    header: Mapping[str, HeaderRead]
+    columns: Sequence[ColumnRead]
+    lines: Sequence[LineRead]
+    notes: Sequence[DocumentWarning] = ()
+    closing_notes: Sequence[DocumentWarning] = ()
+
+    @property
+    def is_empty_form(self) -> bool:
+        """A balance / ОФР none of whose lines has an amount: no form to produce (decision
+        0005); a DISCLOSURE is header-only by design and never empty in this sense."""
+        return _is_statement(self.kind) and not any(
+            value.amount is not None for line in self.lines for value in line.values
+        )
+
+
+def _conf(value: float | None) -> float | int | None:
+    """A confidence as JSON prints it best: 94 rather than 94.0."""
+    if value is None:
+        return None
+    return int(value) if float(value).is_integer() else round(value, 2)
+
+
+def _is_statement(kind: FormKind) -> bool:
+    return kind in ("BALANCE", "INCOME")
+
+
+def _report_date(header: dict[str, HeaderRead], columns: Sequence[ColumnRead]) -> dt.date | None:
+    report = header.get("report_date", HeaderRead())
+    if report.value is not None:
+        return dt.date.fromisoformat(report.value)
+    dated = next((c.period_date for c in columns if c.period_kind == "absolute"), None)
+    if dated is not None:
+        header["report_date"] = HeaderRead(dated.isoformat(), None, FROM_COLUMNS)
+    return dated
+
+
+def _columns_json(columns: Sequence[ColumnRead], report: dt.date | None) -> list[Json]:
+    out: list[Json] = []
+    for column in sorted(columns, key=lambda c: c.column_index):
+        date = column.period_date or resolve_relative(column.period_kind, report)
+        out.append(
+            {
+                "column_index": column.column_index,
+                "label": column.label,
+                "label_confidence": _conf(column.label_confidence) if column.label else None,
+                "period_date": date.isoformat() if date else None,
+                "period_kind": column.period_kind,
+            }
+        )
+    return out
+
+
+def _column_warnings(columns: list[Json]) -> list[DocumentWarning]:
+    return [
+        DocumentWarning(
+            StatementWarning.COLUMN_PERIOD_UNKNOWN,
+            f"Период колонки не распознан: «{column['label'] or ''}»",
+            column_index=column["column_index"],
+        )
+        for column in columns
+        if column["period_kind"] == "none"
+    ]
+
+
+def _line_json(line: LineRead) -> Json:
+    item: Json = {
+        "row_index": line.row_index,
+        "ref": line.ref,
+        "line_status": line.status,
+        "line_code": line.code if line.status == "ok" else None,
+        "line_code_text": line.code_text,
+        "line_code_confidence": _conf(line.code_confidence),
+        "line_name": line.name,
+        "line_name_confidence": _conf(line.name_confidence),
+    }
+    if line.status == "detail":
+        item["parent_ref"] = line.parent_ref
+    return item
+
+
+def _value_json(value: ValueRead, needs_review: bool) -> Json:
+    return {
+        "column_index": value.column_index,
+        "amount": None if value.amount is None else format_amount(value.amount),
+        "string_value": value.string_value,
+        "text": value.text,
+        "confidence": _conf(value.confidence),
+        "is_recognized": value.is_recognized,
+        "needs_review": needs_review,
+    }
+
+
+def _first_refs(lines: Sequence[LineRead]) -> tuple[dict[str, str], set[str]]:
+    """The ref of each code's first ok line, and the refs of lines that repeat a code."""
+    first: dict[str, str] = {}
+    repeats: set[str] = set()
+    for line in lines:
+        if line.status == "ok" and line.code is not None:
+            if line.code in first:
+                repeats.add(line.ref)
+            else:
+                first[line.code] = line.ref
+    return first, repeats
+
+
+def _complete(lines: Sequence[LineRead]) -> bool:
+    """Every line's code printed by the form: an absent line is one the form does not print."""
+    return not any(line.code_inferred or line.status in ("unreadable", "missing") for line in lines)
+
+
+def _value_review(line: LineRead, value: ValueRead, result: RecomputeResult) -> bool:
+    doubtful = value.issue in _REVIEW_ISSUES or (line.code_inferred and value.amount is not None)
+    return doubtful and not result.is_covered(line.ref, value.column_index)
+
+
+def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
+    inferred = [line.ref for line in lines if line.code_inferred]
+    if not inferred:
+        return []
+    message = (
+        f"Коды {len(inferred)} строк выведены из наименований: форма не печатает коды "
+        "справочника; суммы без выполненного соотношения требуют проверки"
+    )
+    return [DocumentWarning(StatementWarning.CODES_INFERRED, message)]
+
+
+def _lines_json(
+    lines: Sequence[LineRead], repeats: set[str], result: RecomputeResult
+) -> list[Json]:
+    out: list[Json] = []
+    for line in lines:
+        item = _line_json(line)
+        values = [_value_json(v, _value_review(line, v, result)) for v in line.values]
+        low_code = (
+            line.status == "ok"
+            and line.code_confidence is not None
+            and line.code_confidence < REVIEW_BELOW
+            and not any(result.is_covered(line.ref, v.column_index) for v in line.values)
+        )
+        item["needs_review"] = bool(
+            line.status in ("unreadable", "missing")
+            or line.ref in repeats
+            or low_code
+            or any(v["needs_review"] for v in values)
+        )
+        item["values"] = values
+        out.append(item)
+    return out
+
+
+def _check_warnings(checks: Checks, refs: dict[str, str]) -> list[DocumentWarning]:
+    out: list[DocumentWarning] = []
+    for failures, code, what in (
+        (checks.relations_failed, StatementWarning.RELATION_FAILED, "Соотношение"),
+        (
+            checks.soft_relations_failed,
+            StatementWarning.SOFT_RELATION_FAILED,
+            "Мягкое соотношение",
+        ),
+    ):
+        for f in failures:
+            out.append(
+                DocumentWarning(
+                    code,
+                    f"{what} {f.relation} не выполняется: сумма {f.expected}, в отчёте {f.actual}",
+                    line_refs=tuple(refs[c] for c in f.codes if c in refs),
+                    column_index=f.column_index,
+                )
+            )
+    return out
+
+
+def _code_warnings(line: LineRead) -> list[DocumentWarning]:
+    refs = (line.ref,)
+    if line.status == "unreadable" and line.legacy_code:
+        message = f"Трёхзначный код «{line.code_text}» (формы до 2011 г.) не проверяется"
+        return [DocumentWarning(StatementWarning.LEGACY_LINE_CODE, message, refs)]
+    if line.status == "unreadable":
+        named = f" «{line.name}»" if line.name else ""
+        message = f"Код строки{named} не распознан: «{line.code_text}»"
+        return [DocumentWarning(StatementWarning.LINE_CODE_UNREADABLE, message, refs)]
+    if line.status == "missing":
+        hint = f"; по наименованию — {line.suggested_code}" if line.suggested_code else ""
+        message = f"У строки «{line.name or ''}» нет кода{hint}"
+        return [DocumentWarning(StatementWarning.LINE_CODE_MISSING, message, refs)]
+    return []
+
+
+def _value_warning(value: Json, read: ValueRead, ref: str) -> DocumentWarning | None:
+    column = value["column_index"]
+    if read.issue == ValueIssue.UNREADABLE:
+        code, message = (
+            StatementWarning.VALUE_UNREADABLE,
+            f"Значение не читается как сумма: «{read.text}»",
+        )
+    elif read.issue == ValueIssue.FORMULA:
+        code, message = StatementWarning.FORMULA_WITHOUT_VALUE, "Формула без сохранённого значения"
+    elif read.issue == ValueIssue.FOOTNOTE:
+        code, message = (
+            StatementWarning.VALUE_FOOTNOTE_REMOVED,
+            f"Из значения убрана сноска: «{read.text}»",
+        )
+    elif read.issue == ValueIssue.UNCERTAIN and value["needs_review"]:
+        code, message = (
+            StatementWarning.VALUE_NEEDS_REVIEW,
+            f"Сумма «{read.text}» прочитана неуверенно как {value['amount']}",
+        )
+    else:
+        return None
+    return DocumentWarning(code, message, (ref,), column_index=column)
+
+
+def _line_warnings(
+    lines: Sequence[LineRead], items: list[Json], repeats: set[str]
+) -> list[DocumentWarning]:
+    out: list[DocumentWarning] = []
+    for line, item in zip(lines, items, strict=True):
+        out.extend(_code_warnings(line))
+        if line.ref in repeats:
+            out.append(
+                DocumentWarning(
+                    StatementWarning.DUPLICATE_LINE_CODE,
+                    f"Код {line.code} уже встречался выше",
+                    (line.ref,),
+                )
+            )
+        if line.name_raw is not None and line.name != line.name_raw:
+            out.append(
+                DocumentWarning(
+                    StatementWarning.NAME_FOOTNOTE_REMOVED,
+                    f"Из наименования убрана сноска: «{line.name_raw}»",
+                    (line.ref,),
+                )
+            )
+        for value, read in zip(item["values"], line.values, strict=True):
+            warning = _value_warning(value, read, line.ref)
+            if warning is not None:
+                out.append(warning)
+    return out
+
+
+def _header_warnings(header: dict[str, HeaderRead], review: list[str]) -> list[DocumentWarning]:
+    out = [
+        DocumentWarning(
+            StatementWarning.HEADER_FIELD_INVALID,
+            f"Поле шапки не распознано: «{header[name].text or ''}»",
+            field=name,
+        )
+        for name in review
+        if header[name].review == HeaderReview.INVALID
+    ]
+    out.extend(
+        DocumentWarning(StatementWarning.HEADER_FIELD_MISSING, "Поле шапки не найдено", field=name)
+        for name in ("inn", "report_date")
+        if header[name].value is None and name not in review
+    )
+    return out
+
+
+def _header_json(header: dict[str, HeaderRead], review: list[str]) -> Json:
+    out: Json = {}
+    for name in HEADER_FIELDS:
+        found = header[name]
+        out[name] = found.value
+        out[f"{name}_text"] = found.text
+        out[f"{name}_confidence"] = _conf(found.confidence)
+    out["needs_review_fields"] = review
+    return out
+
+
+def build_document(read: StatementRead) -> Json:
+    """The contract statementDocument of ``read``, by the rules in this module's docstring."""
+    header = {name: read.header.get(name, HeaderRead()) for name in HEADER_FIELDS}
+    warnings: list[DocumentWarning] = list(read.notes)
+    lines = read.lines
+    columns: list[Json] = []
+    if lines:
+        columns = _columns_json(read.columns, _report_date(header, read.columns))
+        warnings.extend(_column_warnings(columns))
+    refs, repeats = _first_refs(lines)
+    skeleton: Json = {
+        "document_type": read.kind,
+        "lines": [
+            {**_line_json(line), "values": [_value_json(v, False) for v in line.values]}
+            for line in lines
+        ],
+    }
+    own_numbering = header["okud"].value in OWN_NUMBERING_OKUD
+    result = recompute(
+        skeleton, complete=_complete(lines), form_variant=None if own_numbering else "detect"
+    )
+    items = _lines_json(lines, repeats, result)
+    form_variant = result.form_variant if _is_statement(read.kind) else None
+    if result.checks is not None:
+        warnings.extend(_check_warnings(result.checks, refs))
+    if _is_statement(read.kind) and not lines:
+        warnings.append(
+            DocumentWarning(StatementWarning.NO_LINES, "В таблице формы не найдено ни одной строки")
+        )
+    warnings.extend(_inferred_warning(lines))
+    if _is_statement(read.kind) and lines and form_variant is None and not own_numbering:
+        warnings.append(
+            DocumentWarning(
+                StatementWarning.FORM_VARIANT_UNKNOWN,
+                "Не удалось определить, полная это форма или упрощённая",
+            )
+        )
+    warnings.extend(_line_warnings(lines, items, repeats))
+    warnings.extend(read.closing_notes)
+    review = [name for name in HEADER_FIELDS if header[name].review is not None]
+    warnings.extend(_header_warnings(header, review))
+    needs_check = bool(
+        (result.checks is not None and result.checks.relations_failed)
+        or any(item["needs_review"] for item in items)
+        or review
+        or (_is_statement(read.kind) and not lines)
+    )
+    document: Json = {
+        "document_type": read.kind,
+        "form_variant": form_variant,
+        "status": "needs_check" if needs_check else "done",
+        "warnings": [w.to_json() for w in warnings],
+        "locator": [dict(loc) for loc in read.locator],
+        "header": _header_json(header, review),
+        "columns": columns,
+        "lines": items,
+    }
+    if result.checks is not None:
+        document["checks"] = result.checks.to_dict()
+    return document

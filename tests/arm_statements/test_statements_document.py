@@ -1,0 +1,151 @@
+"""arm_statements.build_document: the review, check, warning and status rules both recognisers
+share, proved on typed reads built here."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from services.arm_statements import (
+    ColumnRead,
+    HeaderRead,
+    HeaderReview,
+    LineRead,
+    StatementRead,
+    ValueIssue,
+    ValueRead,
+    build_document,
+)
+
+_COLUMN = ColumnRead(3, "На 31 декабря 2024 г.", 100, "absolute", dt.date(2024, 12, 31))
+
+
+def _value(amount: str | None, issue: ValueIssue | None = None) -> ValueRead:
+    parsed = None if amount is None else Decimal(amount)
+    return ValueRead(3, parsed, amount, amount, 100, issue is None, issue)
+
+
+def _line(row: int, code: str, amount: str | None, issue: ValueIssue | None = None) -> LineRead:
+    return LineRead(
+        row, f"r{row}", "ok", code, code, 100, f"line {code}", 100, (_value(amount, issue),)
+    )
+
+
+def _balance(*lines: LineRead, header: dict[str, HeaderRead] | None = None) -> StatementRead:
+    fields = header if header is not None else {"inn": HeaderRead("7707083893", "7707083893", 100)}
+    return StatementRead("BALANCE", [{"page": 1, "table": 0}], fields, [_COLUMN], list(lines))
+
+
+def _codes(document: dict[str, object]) -> list[str]:
+    warnings = document["warnings"]
+    assert isinstance(warnings, list)
+    return [w["code"] for w in warnings]
+
+
+def test_an_uncertain_value_covered_by_a_holding_relation_needs_no_review() -> None:
+    """1600 = 1100 + 1200 holds, so the uncertain 1200 is vouched for: done, no warning."""
+    doc = build_document(
+        _balance(
+            _line(1, "1100", "100"),
+            _line(2, "1200", "50", ValueIssue.UNCERTAIN),
+            _line(3, "1600", "150"),
+        )
+    )
+    assert doc["lines"][1]["values"][0]["needs_review"] is False
+    assert "VALUE_NEEDS_REVIEW" not in _codes(doc)
+    assert doc["status"] == "done"
+
+
+def test_an_uncertain_value_no_relation_covers_needs_review() -> None:
+    """With 1600 broken, the uncertain 1200 needs review, its line too, and the document is
+    needs_check with RELATION_FAILED and VALUE_NEEDS_REVIEW."""
+    doc = build_document(
+        _balance(
+            _line(1, "1100", "100"),
+            _line(2, "1200", "50", ValueIssue.UNCERTAIN),
+            _line(3, "1600", "999"),
+        )
+    )
+    assert doc["lines"][1]["needs_review"] is True
+    assert {"RELATION_FAILED", "VALUE_NEEDS_REVIEW"} <= set(_codes(doc))
+    assert doc["status"] == "needs_check"
+
+
+def test_a_repeated_code_needs_review_and_stays_out_of_the_checks() -> None:
+    """The second 1100 (a different amount) is flagged and ignored: 1600 = 1100 + 1200 holds
+    with the first."""
+    doc = build_document(
+        _balance(
+            _line(1, "1100", "100"),
+            _line(2, "1200", "50"),
+            _line(3, "1100", "7"),
+            _line(4, "1600", "150"),
+        )
+    )
+    assert [line["needs_review"] for line in doc["lines"]] == [False, False, True, False]
+    assert "DUPLICATE_LINE_CODE" in _codes(doc)
+    assert doc["checks"]["relations_failed"] == []
+
+
+def test_a_balance_without_lines_is_needs_check_with_no_lines() -> None:
+    """No line under a balance: NO_LINES, no columns, no checks, needs_check."""
+    doc = build_document(_balance())
+    assert "NO_LINES" in _codes(doc)
+    assert (doc["columns"], doc["status"], "checks" in doc) == ([], "needs_check", False)
+
+
+def test_the_report_date_comes_from_the_first_dated_column_when_the_header_has_none() -> None:
+    """No «Дата» in the header: report_date 2024-12-31 from the column, confidence 80."""
+    doc = build_document(_balance(_line(1, "1600", "5"), header={}))
+    header = doc["header"]
+    assert (header["report_date"], header["report_date_confidence"]) == ("2024-12-31", 80)
+
+
+def test_an_uncertain_header_field_is_listed_but_only_an_invalid_one_warns() -> None:
+    """Both go to needs_review_fields; HEADER_FIELD_INVALID names only the invalid one."""
+    header = {
+        "inn": HeaderRead("7707083893", "77О7083893", 55, HeaderReview.UNCERTAIN),
+        "okpo": HeaderRead(None, "12", 100, HeaderReview.INVALID),
+    }
+    doc = build_document(_balance(_line(1, "1600", "5"), header=header))
+    assert doc["header"]["needs_review_fields"] == ["inn", "okpo"]
+    invalid = [w["field"] for w in doc["warnings"] if w["code"] == "HEADER_FIELD_INVALID"]
+    assert invalid == ["okpo"]
+
+
+def _inferred(row: int, code: str, amount: str) -> LineRead:
+    return LineRead(
+        row, f"r{row}", "ok", code, None, 90, f"line {code}", 100, (_value(amount),),
+        code_inferred=True,
+    )  # fmt: skip
+
+
+def test_inferred_codes_warn_and_their_amounts_need_review_unless_covered() -> None:
+    """Codes from names: CODES_INFERRED; 1600 = 1700 holds and vouches for both, while 1150,
+    in no relation whose lines are all present, needs review."""
+    doc = build_document(
+        _balance(_inferred(1, "1150", "10"), _inferred(2, "1600", "40"), _inferred(3, "1700", "40"))
+    )
+    assert "CODES_INFERRED" in _codes(doc)
+    assert [line["needs_review"] for line in doc["lines"]] == [True, False, False]
+
+
+def test_with_inferred_codes_a_relation_missing_a_line_is_not_checked() -> None:
+    """1600 = 1100 + 1200 with 1200 never mapped is not checked (no RELATION_FAILED); with
+    printed codes the same lines fail it, the absent 1200 counting as 0."""
+    inferred = build_document(_balance(_inferred(1, "1100", "10"), _inferred(2, "1600", "40")))
+    printed = build_document(_balance(_line(1, "1100", "10"), _line(2, "1600", "40")))
+    assert "RELATION_FAILED" not in _codes(inferred)
+    assert "RELATION_FAILED" in _codes(printed)
+
+
+def test_a_form_with_its_own_numbering_has_no_variant() -> None:
+    """ОКУД 0420003: the codes that would say «full» (2100) do not; form_variant null, and no
+    FORM_VARIANT_UNKNOWN (the form is neither variant)."""
+    header = {"okud": HeaderRead("0420003", "0420003", 100)}
+    read = StatementRead(
+        "INCOME", [], header, [_COLUMN], [_inferred(1, "2110", "5"), _inferred(2, "2100", "5")]
+    )
+    doc = build_document(read)
+    assert doc["form_variant"] is None
+    assert "FORM_VARIANT_UNKNOWN" not in _codes(doc)  # neither variant, not an unknown one
