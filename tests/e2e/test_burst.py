@@ -7,10 +7,11 @@ behind it: before the ack-on-arrival backlog, a request waited unacked for one o
 JOBS_IN_FLIGHT slots, so a burst of more than ~30 s of work made the core republish (and
 beyond ~120 s dead-letter healthy jobs with NO_ACK).
 
-The issue asks for 300 uploads of ~0.3–1 s workbooks; on CI's two cores that is ~2.5 min of
-parsing alone, so the test sends BURST = 200 (about 60 s of parsing on two workers, twice the
-ACK_TIMEOUT, so a request held until a slot frees would be republished). It prints the ack
-latency the core saw (published_at → started_at) and the one on the wire (request → ack).
+BURST = 300 uploads of workbooks taking ~0.3–0.9 s each (the issue's figure): about two minutes
+of parsing on two workers, four times ACK_TIMEOUT_SECONDS, so a request held until a slot frees
+would be republished and, past ~120 s, dead-lettered. It prints the ack latency the core saw
+(published_at → started_at: the relay's batch and commit included) and the one on the wire
+(request → ack, seen by a plain subscriber).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 REQUEST_SUBJECT = "files.tabular_uploaded"
 RESULT_SUBJECT = "files.tabular_parsed"
-BURST = 200
+BURST = 300
 UPLOADS_AT_ONCE = 16  # concurrent POSTs: the burst reaches the parser faster than it parses
 # Reference-sheet sizes: ~0.3 to ~0.9 s of parsing each on this kind of machine.
 ROWS = (1200, 1800, 2400, 3000)
@@ -93,6 +94,7 @@ def _seconds(job: dict[str, Any], start: str, end: str) -> float:
     ).total_seconds()
 
 
+@pytest.mark.timeout(480)  # ~3 min on a busy two-core machine; the suite's 300 s is too tight
 async def test_a_burst_of_uploads_is_acked_at_once_and_every_job_ends_done(
     stack: LocalStack,
 ) -> None:
@@ -116,7 +118,7 @@ async def test_a_burst_of_uploads_is_acked_at_once_and_every_job_ends_done(
         uploaded = time.monotonic() - began
         job_ids = [u["job_id"] for u in uploads]
         try:
-            jobs = await core.wait_all_final(job_ids, within=240)
+            jobs = await core.wait_all_final(job_ids, within=360)
         except AssertionError as exc:
             raise AssertionError(f"{exc}\n{service_log(stack, 'tabular-parser')}") from exc
         drained = time.monotonic() - began
