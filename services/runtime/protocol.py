@@ -8,7 +8,7 @@ One request in, at most one ack and one result out, in this order:
    took that job (then nothing: the answer's message id would shadow the real result), or no
    valid `file_id` / attempt can be had (then nothing).
 3. Ack: a valid request is acked (`status = processing`) on arrival, BEFORE the object is
-   read; a repeat of a request in work, waiting or done is acked again and goes no further.
+   read (the ack's publish runs beside the next admissions; `run` waits for it first); a repeat of a request in work, waiting or done is acked again and goes no further.
    `admit` ends here and hands back the job (`Admitted`); the service queues it
    (services.runtime.backlog) and `run`s it when a worker is free, in arrival order.
 4. Work: file type check; the reply_deadline rule (passed before the object is read or before
@@ -120,13 +120,15 @@ PreCheck = Callable[[Job], Awaitable[None]]
 to end the job. (The reply_deadline rule is the protocol's own, for every service.)"""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Admitted:
-    """A valid new request, acked and marked taken here: the work still to do (`run`)."""
+    """A valid new request, marked taken here, its ack on the way: the work still to do."""
 
     job: Job
     started: float
     """The clock reading at its arrival: waiting counts in `duration_ms`."""
+    ack: asyncio.Future[None]
+    """The ack's publish (confirmed by a flush); the object is read only once it is done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +240,7 @@ class RequestProtocol:
         self._log = logger or _log
         self._clock = clock
         self._wall_clock = wall_clock
+        self._acks: set[asyncio.Future[None]] = set()
         self.memory = JobMemory(
             max_done=config.seen_jobs_max,
             max_age_seconds=config.seen_jobs_max_age_seconds,
@@ -281,6 +284,7 @@ class RequestProtocol:
         canceller names the abandoned job, as the service does at shutdown)."""
         job = admitted.job
         try:
+            await admitted.ack  # the ack goes out before the object is read (spec 001)
             await self._process(job, admitted.started)
         except asyncio.CancelledError:
             raise
@@ -288,6 +292,10 @@ class RequestProtocol:
             self._log.exception("job %s attempt %d failed unexpectedly", job.job_id, job.attempt)
         finally:
             self.memory.finish(job.job_id, job.attempt)
+
+    async def acks_sent(self) -> None:
+        """Until every ack published so far is out (or given up by the retry middleware)."""
+        await asyncio.gather(*list(self._acks), return_exceptions=True)
 
     def jobs_in_work(self) -> list[tuple[uuid.UUID, int]]:
         """(job_id, attempt) of the requests being processed now."""
@@ -340,14 +348,16 @@ class RequestProtocol:
             await self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
             return None
 
-        # Marked before the first await, so a repeat that arrives meanwhile sees it.
+        # Marked before the first await, so a repeat that arrives meanwhile sees it. The ack
+        # is not awaited here: the next request is admitted while this ack's flush is on its
+        # way, so a burst's acks share round trips instead of queueing one behind the other.
         self.memory.start(job.job_id, job.attempt)
-        admitted = Admitted(job, started)
-        try:
-            await self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
-        except BaseException:
-            self.memory.finish(job.job_id, job.attempt)
-            raise
+        ack = asyncio.ensure_future(
+            self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
+        )
+        self._acks.add(ack)
+        ack.add_done_callback(self._acks.discard)
+        admitted = Admitted(job, started, ack)
         try:
             # Answered at once, never queued: a deadline already passed, or no room to wait.
             # A full backlog ends the job (the core closes it, an analyst sends it again)
@@ -369,6 +379,7 @@ class RequestProtocol:
         job = admitted.job
         self._log.warning("job %s attempt %d: %s", job.job_id, job.attempt, failure.message)
         try:
+            await admitted.ack
             envelope = self._error(job, failure, [], admitted.started)
             await self._send(envelope, msg_id("result", job.job_id, job.attempt))
         finally:

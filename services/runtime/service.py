@@ -49,19 +49,30 @@ from services.runtime.protocol import (
 from services.runtime.recognizer import Recognizer
 from services.runtime.settings import RecognitionServiceSettings, SubjectRole
 
-__all__ = ["ServiceSpec", "build_service_app", "package_version", "service_backlog"]
+__all__ = [
+    "ServiceSpec",
+    "build_service_app",
+    "package_version",
+    "service_backlog",
+    "service_protocol",
+]
 
 # The request as AsyncAPI shows it; the handler itself takes the raw bytes (see module doc).
 _REQUEST_SCHEMA = inlined_schema(RecognitionRequest.model_json_schema())
 
-_BACKLOGS: weakref.WeakKeyDictionary[AsgiFastStream, JobBacklog[Admitted]] = (
-    weakref.WeakKeyDictionary()
-)
+_RUNNING: weakref.WeakKeyDictionary[
+    AsgiFastStream, tuple[RequestProtocol, JobBacklog[Admitted]]
+] = weakref.WeakKeyDictionary()
 
 
 def service_backlog(app: AsgiFastStream) -> JobBacklog[Admitted]:
     """The backlog of a service app: what waits and what runs (tests and benchmarks read it)."""
-    return _BACKLOGS[app]
+    return _RUNNING[app][1]
+
+
+def service_protocol(app: AsgiFastStream) -> RequestProtocol:
+    """The request protocol of a service app (tests wait on its acks)."""
+    return _RUNNING[app][0]
 
 
 def package_version() -> str:
@@ -207,10 +218,11 @@ def build_service_app(
                 admitted.job.attempt,
                 settings.graceful_timeout_seconds,
             )
+        await protocol.acks_sent()  # before the broker closes
 
     @app.after_shutdown
     async def _close() -> None:
         await opened.aclose()
 
-    _BACKLOGS[app] = backlog
+    _RUNNING[app] = (protocol, backlog)
     return app

@@ -81,7 +81,7 @@ async def started(recognizer: StubRecognizer, watcher: Watcher, app: AsgiFastStr
             "running": sub.running,
             "delivered": getattr(nats_sub, "delivered", None),
             "pending": getattr(nats_sub, "pending_msgs", None),
-            "tasks": [t.done() for t in sub.tasks],
+            "tasks": [t.done() for t in getattr(sub, "tasks", ())],
         }
         msg = (
             f"the recogniser was not called within {WAIT} s; seen so far: {watcher.ids()}; "
