@@ -163,6 +163,7 @@ def _pct(values: list[float], q: float) -> float:
 
 
 async def _run() -> str:
+    load_before = os.getloadavg()[0]
     nats_server = start_nats_server()
     s3_server = start_s3_server()
     try:
@@ -249,7 +250,10 @@ async def _run() -> str:
         s3_server.stop()
 
     during = sum(probes_started <= t <= probes_done for t in heavy_results)
+    load_after = os.getloadavg()[0]
     lines = [
+        f"load average (1 min) {load_before:.1f} before, {load_after:.1f} after, on "
+        f"{os.cpu_count()} cores: above the core count, the figures measure the machine",
         f"setup: PARSE_WORKERS={PARSE_WORKERS}, JOBS_IN_FLIGHT={settings.jobs_in_flight}, "
         f"{PROBES} probes {PROBE_INTERVAL * 1000:.0f} ms apart, {len(heavy)} ОСВ workbooks of "
         f"{LARGE_ROWS} rows ({len(large) / 1e6:.1f} MB) keeping the workers busy",

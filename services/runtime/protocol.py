@@ -8,7 +8,8 @@ One request in, at most one ack and one result out, in this order:
    took that job (then nothing: the answer's message id would shadow the real result), or no
    valid `file_id` / attempt can be had (then nothing).
 3. Ack: a valid request is acked (`status = processing`) on arrival, BEFORE the object is
-   read (the ack's publish runs beside the next admissions; `run` waits for it first); a repeat of a request in work, waiting or done is acked again and goes no further.
+   read (the ack's publish runs beside the next admissions; `run` waits for it first); a
+   repeat of a request waiting, in work or done is acked again and goes no further.
    `admit` ends here and hands back the job (`Admitted`); the service queues it
    (services.runtime.backlog) and `run`s it when a worker is free, in arrival order.
 4. Work: file type check; the reply_deadline rule (passed before the object is read or before
@@ -362,7 +363,7 @@ class RequestProtocol:
             # Answered at once, never queued: a deadline already passed, or no room to wait.
             # A full backlog ends the job (the core closes it, an analyst sends it again)
             # rather than leaving it unacked (republish, then NO_ACK) or holding unbounded memory.
-            self._check_deadline(job, "the job could wait for a worker", started)
+            self._check_deadline(job, "the request arrived", started)
             if backlog_full is not None:
                 raise RecognitionFailed(
                     ErrorCode.TIMEOUT,
