@@ -34,6 +34,7 @@ from tests.support.recognition_service import (
 from tests.tabular_parser.wire._support import StubRecognizer, request_body, tabular_settings
 
 WAIT = 10.0
+LATE_SECONDS = 2.0  # the reply_deadline of a job that is to expire while it waits
 
 Run = Callable[..., Any]
 
@@ -124,15 +125,15 @@ async def test_a_job_whose_deadline_passed_while_it_waited_is_answered_timeout_u
     gate = asyncio.Event()
     recognizer = StubRecognizer(gate=gate)
     async with run_app(recognizer, jobs_in_flight=1) as h:
-        busy = await h.new_request()
-        late = await h.new_request(reply_deadline=_in(0.3))
-        after = await h.new_request()
+        busy, late, after = [await h.new_request() for _ in range(3)]
         await h.send(busy, wait=False)
         await asyncio.wait_for(recognizer.wait_for_calls(1), WAIT)
+        late["reply_deadline"] = _in(LATE_SECONDS)  # ahead on arrival, even on a slow machine
+        passes = asyncio.get_running_loop().time() + LATE_SECONDS
         await h.send(late, wait=False)
         await h.send(after, wait=False)
         assert h.ids() == [ack_id(busy), ack_id(late), ack_id(after)]
-        await asyncio.sleep(0.5)  # past the deadline of `late`, still waiting
+        await asyncio.sleep(passes - asyncio.get_running_loop().time() + 0.2)  # still waiting
 
         gate.set()
         await h.until(lambda: len(h.published) == 6)

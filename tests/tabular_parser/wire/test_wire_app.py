@@ -280,7 +280,7 @@ async def test_a_request_is_acked_at_once_while_every_job_slot_is_busy(
     nats_url: str, s3_settings: S3Settings, s3: S3Storage, bucket: str
 ) -> None:
     """JOBS_IN_FLIGHT = 2 and two files stuck in recognition: a third valid request is acked
-    within a fraction of a second over the real server (issue 16: it used to wait, unacked,
+    within a second over the real server (issue 16: it used to wait, unacked,
     for a free slot); it is recognised once a slot frees, and every job gets its result."""
     settings = tabular_settings(s3_settings, nats_url=nats_url, jobs_in_flight=2)
     gate = asyncio.Event()
@@ -301,7 +301,7 @@ async def test_a_request_is_acked_at_once_while_every_job_slot_is_busy(
         await publish_request(nc, subject, fresh)
         await watcher.wait_for(lambda w: f"ack:{fresh['job_id']}:1" in w.ids())
         ack_seconds = time.monotonic() - sent
-        assert ack_seconds < 0.5, f"the ack took {ack_seconds:.3f} s"
+        assert ack_seconds < 1.0, f"the ack took {ack_seconds:.3f} s"
         assert not any(mid and mid.startswith("result:") for mid in watcher.ids())
         assert len(recognizer.calls) == 2  # the third waits for a slot
         gate.set()
