@@ -1,8 +1,8 @@
 """What every service shares: settings, messaging, /healthcheck, S3 storage, logging, and the
 embedded servers for tests and the local stack.
 
-The request protocol (`protocol`), the worker sandbox (`sandbox`) and the recogniser seam
-(`recognizer`) are imported from their own modules. The names below are re-exported lazily
+The request protocol (`protocol`, its `backlog`), the worker sandbox (`sandbox`) and the
+recogniser seam (`recognizer`) are imported from their own modules. The names below are re-exported lazily
 (PEP 562): importing `services.runtime.recognizer` in a worker process must not pull in
 FastStream, NATS and aiobotocore (tens of MB of every worker's RSS) through this package.
 """

@@ -4,8 +4,9 @@ Spec 001 lets a service answer a repeated request with a second ack instead of a
 recognition, and forbids a SCHEMA_MISMATCH answer for a job it already took. Both need to know
 which jobs this process has seen. The memory must stay bounded on a long-running replica, so
 finished jobs are forgotten after `max_age_seconds` or when more than `max_done` are kept
-(oldest first). A job in work is never forgotten: it is bounded by the jobs in flight anyway,
-and forgetting it would let a repeat start a second recognition of the same job.
+(oldest first). A job in work (waiting in the backlog or running) is never forgotten: it is
+bounded by BACKLOG_MAX + JOBS_IN_FLIGHT anyway, and forgetting it would let a repeat start a
+second recognition of the same job.
 """
 
 from __future__ import annotations

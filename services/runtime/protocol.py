@@ -7,13 +7,19 @@ One request in, at most one ack and one result out, in this order:
    pipeline) is answered with error SCHEMA_MISMATCH and no ack — unless this process already
    took that job (then nothing: the answer's message id would shadow the real result), or no
    valid `file_id` / attempt can be had (then nothing).
-3. Ack: a valid request is acked (`status = processing`) BEFORE the object is read; a repeat of a
-   request in work or done is acked again and goes no further.
-4. Work: file type check, S3 read (size-capped), pre-recognition checks, the `Recognizer`;
+3. Ack: a valid request is acked (`status = processing`) on arrival, BEFORE the object is
+   read (the ack's publish runs beside the next admissions; `run` waits for it first); a
+   repeat of a request waiting, in work or done is acked again and goes no further.
+   `admit` ends here and hands back the job (`Admitted`); the service queues it
+   (services.runtime.backlog) and `run`s it when a worker is free, in arrival order.
+4. Work: file type check; the reply_deadline rule (passed before the object is read or before
+   recognition starts → TIMEOUT, nothing parsed: a backlog drains instead of producing results
+   nobody waits for); S3 read (size-capped), pre-recognition checks, the `Recognizer`;
    every failure becomes an error envelope with its code; nothing kills the service.
 5. Result: the result file `results/{file_id}/{job_id}/result.json` is written, then the
    envelope is published. Errors write no result file (`result_s3` is optional for them).
 
+`handle` is `admit` then `run` in one call (the in-memory tests and the fuzzer use it).
 What differs between services is a `ProtocolConfig`: identity, pipeline, file types, the OQ-71
 attempt policy, pre-recognition checks; plus the plugged `Recognizer`. Publishing retries and
 the `Nats-Msg-Id` rule live in the broker middleware (services.runtime.messaging).
@@ -53,6 +59,7 @@ from services.runtime.storage import ObjectTooLarge, StorageError
 __all__ = [
     "MSG_ID_HEADER",
     "RESULT_SCHEMA_VERSION",
+    "Admitted",
     "AttemptPolicy",
     "JobMemory",
     "JobState",
@@ -111,7 +118,18 @@ RequestValidator = Callable[[dict[str, Any]], list[str]]
 
 PreCheck = Callable[[Job], Awaitable[None]]
 """Runs after the ack and the S3 read, right before recognition; raise `RecognitionFailed`
-to end the job (scan-gateway: reply_deadline passed → TIMEOUT)."""
+to end the job. (The reply_deadline rule is the protocol's own, for every service.)"""
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Admitted:
+    """A valid new request, marked taken here, its ack on the way: the work still to do."""
+
+    job: Job
+    started: float
+    """The clock reading at its arrival: waiting counts in `duration_ms`."""
+    ack: asyncio.Future[None]
+    """The ack's publish (confirmed by a flush); the object is read only once it is done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +231,7 @@ class RequestProtocol:
         validate_request: RequestValidator | None = None,
         logger: logging.Logger | None = None,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
     ) -> None:
         self.config = config
         self._recognizer = recognizer
@@ -221,6 +240,8 @@ class RequestProtocol:
         self._validate = validate_request or contract_request_problems
         self._log = logger or _log
         self._clock = clock
+        self._wall_clock = wall_clock
+        self._acks: set[asyncio.Future[None]] = set()
         self.memory = JobMemory(
             max_done=config.seen_jobs_max,
             max_age_seconds=config.seen_jobs_max_age_seconds,
@@ -230,15 +251,52 @@ class RequestProtocol:
     # -- entry point -------------------------------------------------------------------------
 
     async def handle(self, body: bytes, headers: Mapping[str, str] | None = None) -> None:
-        """Answer one request message as the contract table says; never raises (but cancel)."""
+        """Answer one request message as the contract table says, the work included (`admit`
+        then `run`); never raises (but cancel)."""
+        admitted = await self.admit(body, headers)
+        if admitted is not None:
+            await self.run(admitted)
+
+    async def admit(
+        self,
+        body: bytes,
+        headers: Mapping[str, str] | None = None,
+        *,
+        backlog_full: int | None = None,
+    ) -> Admitted | None:
+        """Everything up to the ack; the job to `run` when the request is valid and new.
+
+        `backlog_full` (the service's BACKLOG_MAX, given when that many jobs already wait): a
+        valid new request is still acked, then answered TIMEOUT at once. Never raises (but
+        cancel); a returned job is marked in work until `run` ends.
+        """
         started = self._clock()
         request_msg_id = _header(headers, MSG_ID_HEADER)
         try:
-            await self._handle(body, request_msg_id, started)
+            return await self._admit(body, request_msg_id, started, backlog_full)
         except asyncio.CancelledError:
             raise
         except Exception:
             self._log.exception("request (Nats-Msg-Id %r) failed unexpectedly", request_msg_id)
+            return None
+
+    async def run(self, admitted: Admitted) -> None:
+        """The work of an admitted job up to its result; never raises (but cancel: the
+        canceller names the abandoned job, as the service does at shutdown)."""
+        job = admitted.job
+        try:
+            await admitted.ack  # the ack goes out before the object is read (spec 001)
+            await self._process(job, admitted.started)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self._log.exception("job %s attempt %d failed unexpectedly", job.job_id, job.attempt)
+        finally:
+            self.memory.finish(job.job_id, job.attempt)
+
+    async def acks_sent(self) -> None:
+        """Until every ack published so far is out (or given up by the retry middleware)."""
+        await asyncio.gather(*list(self._acks), return_exceptions=True)
 
     def jobs_in_work(self) -> list[tuple[uuid.UUID, int]]:
         """(job_id, attempt) of the requests being processed now."""
@@ -246,7 +304,13 @@ class RequestProtocol:
 
     # -- decisions ---------------------------------------------------------------------------
 
-    async def _handle(self, body: bytes, request_msg_id: str | None, started: float) -> None:
+    async def _admit(
+        self,
+        body: bytes,
+        request_msg_id: str | None,
+        started: float,
+        backlog_full: int | None,
+    ) -> Admitted | None:
         doc = _json_object(body)
         if doc is None:
             self._log.warning(
@@ -254,18 +318,18 @@ class RequestProtocol:
                 request_msg_id,
                 len(body),
             )
-            return
+            return None
         job_id = _uuid(doc.get("job_id"))
         if job_id is None:
             self._log.warning(
                 "request dropped: job_id missing or not a uuid (Nats-Msg-Id %r)", request_msg_id
             )
-            return
+            return None
 
         problems = self._problems(doc)
         if problems:
             await self._answer_mismatch(doc, job_id, request_msg_id, problems, started)
-            return
+            return None
 
         try:
             job = _job(doc)
@@ -273,7 +337,7 @@ class RequestProtocol:
             # The schema checks formats loosely; a value Python cannot read is a mismatch too.
             problems = [f"unreadable request field: {exc}"]
             await self._answer_mismatch(doc, job_id, request_msg_id, problems, started)
-            return
+            return None
         state = self.memory.state(job.job_id, job.attempt)
         if state is not None:
             self._log.info(
@@ -283,19 +347,42 @@ class RequestProtocol:
                 state.value,
             )
             await self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
-            return
+            return None
 
-        # Marked before the first await, so a repeat that arrives meanwhile sees it.
+        # Marked before the first await, so a repeat that arrives meanwhile sees it. The ack
+        # is not awaited here: the next request is admitted while this ack's flush is on its
+        # way, so a burst's acks share round trips instead of queueing one behind the other.
         self.memory.start(job.job_id, job.attempt)
+        ack = asyncio.ensure_future(
+            self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
+        )
+        self._acks.add(ack)
+        ack.add_done_callback(self._acks.discard)
+        admitted = Admitted(job, started, ack)
         try:
-            await self._process(job, started)
-        except asyncio.CancelledError:
-            self._log.error(
-                "job %s attempt %d abandoned: cancelled before its result was published",
-                job.job_id,
-                job.attempt,
-            )
-            raise
+            # Answered at once, never queued: a deadline already passed, or no room to wait.
+            # A full backlog ends the job (the core closes it, an analyst sends it again)
+            # rather than leaving it unacked (republish, then NO_ACK) or holding unbounded memory.
+            self._check_deadline(job, "the request arrived", started)
+            if backlog_full is not None:
+                raise RecognitionFailed(
+                    ErrorCode.TIMEOUT,
+                    f"not started: {backlog_full} jobs already wait in "
+                    f"{self.config.service.name} (BACKLOG_MAX); send the file again later",
+                )
+        except RecognitionFailed as failure:
+            await self._answer_now(admitted, failure)
+            return None
+        return admitted
+
+    async def _answer_now(self, admitted: Admitted, failure: RecognitionFailed) -> None:
+        """The final error of an acked job that is not queued."""
+        job = admitted.job
+        self._log.warning("job %s attempt %d: %s", job.job_id, job.attempt, failure.message)
+        try:
+            await admitted.ack
+            envelope = self._error(job, failure, [], admitted.started)
+            await self._send(envelope, msg_id("result", job.job_id, job.attempt))
         finally:
             self.memory.finish(job.job_id, job.attempt)
 
@@ -357,10 +444,9 @@ class RequestProtocol:
     # -- the work ----------------------------------------------------------------------------
 
     async def _process(self, job: Job, started: float) -> None:
-        await self._send(self._ack(job), msg_id("ack", job.job_id, job.attempt))
         warnings: list[dict[str, Any]] = []
         try:
-            recognition = await self._recognise(job)
+            recognition = await self._recognise(job, started)
             warnings = recognition.warnings
             if not recognition.document_count:
                 raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
@@ -376,14 +462,27 @@ class RequestProtocol:
             envelope = self._error(job, unknown, warnings, started)
         await self._send(envelope, msg_id("result", job.job_id, job.attempt))
 
-    async def _recognise(self, job: Job) -> Recognition | EncodedRecognition:
+    def _check_deadline(self, job: Job, before: str, started: float) -> None:
+        """The reply_deadline rule of both services: nobody waits for a result past it."""
+        if job.reply_deadline > self._wall_clock():
+            return
+        waited = self._clock() - started
+        raise RecognitionFailed(
+            ErrorCode.TIMEOUT,
+            f"reply_deadline {job.reply_deadline.isoformat()} passed before {before} "
+            f"(the job was {waited:.1f} s in {self.config.service.name})",
+        )
+
+    async def _recognise(self, job: Job, started: float) -> Recognition | EncodedRecognition:
         if job.file_type not in self.config.file_types:
             raise RecognitionFailed(
                 ErrorCode.UNSUPPORTED_FORMAT,
                 f"file type {job.file_type} is not handled by {self.config.service.name} "
                 f"(handles {', '.join(sorted(self.config.file_types))})",
             )
+        self._check_deadline(job, "the file was read", started)
         data = await self._read(job)
+        self._check_deadline(job, "recognition started", started)
         for check in self.config.pre_checks:
             await check(job)
         try:

@@ -6,13 +6,19 @@ in what `ServiceSpec` says and in the recogniser they plug in. The subscriber ta
 bytes so a bad request gets the answer the contract defines instead of FastStream's validation
 error, while AsyncAPI still shows the real payload schemas.
 
-On SIGTERM the jobs in flight get GRACEFUL_TIMEOUT_SECONDS to finish; each one still running
-then is abandoned with a log line of its own.
+The subscriber only admits: it acks a valid request on arrival and queues the job in the
+service's `JobBacklog` (JOBS_IN_FLIGHT workers, at most BACKLOG_MAX waiting), so the ack never
+waits for a free worker (spec 001 «немедленно»).
+
+On SIGTERM the service unsubscribes first (new requests go to other replicas, or wait for the
+core's republish), then the backlog gets GRACEFUL_TIMEOUT_SECONDS to finish its jobs; each job
+still running or waiting then is abandoned with a log line of its own.
 """
 
 from __future__ import annotations
 
 import logging
+import weakref
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
@@ -27,9 +33,11 @@ from pydantic import WithJsonSchema
 from services.contract.models.request_v1 import RecognitionRequest
 from services.contract.models.result_message_v2 import RecognitionResultMessage
 from services.runtime.asyncapi import inlined_schema, raw_body
+from services.runtime.backlog import JobBacklog
 from services.runtime.health import healthcheck_route, log_subjects
 from services.runtime.messaging import MSG_ID_HEADER, build_broker
 from services.runtime.protocol import (
+    Admitted,
     AttemptPolicy,
     ObjectStore,
     Pipeline,
@@ -41,10 +49,30 @@ from services.runtime.protocol import (
 from services.runtime.recognizer import Recognizer
 from services.runtime.settings import RecognitionServiceSettings, SubjectRole
 
-__all__ = ["ServiceSpec", "build_service_app", "package_version"]
+__all__ = [
+    "ServiceSpec",
+    "build_service_app",
+    "package_version",
+    "service_backlog",
+    "service_protocol",
+]
 
 # The request as AsyncAPI shows it; the handler itself takes the raw bytes (see module doc).
 _REQUEST_SCHEMA = inlined_schema(RecognitionRequest.model_json_schema())
+
+_RUNNING: weakref.WeakKeyDictionary[
+    AsgiFastStream, tuple[RequestProtocol, JobBacklog[Admitted]]
+] = weakref.WeakKeyDictionary()
+
+
+def service_backlog(app: AsgiFastStream) -> JobBacklog[Admitted]:
+    """The backlog of a service app: what waits and what runs (tests and benchmarks read it)."""
+    return _RUNNING[app][1]
+
+
+def service_protocol(app: AsgiFastStream) -> RequestProtocol:
+    """The request protocol of a service app (tests wait on its acks)."""
+    return _RUNNING[app][0]
 
 
 def package_version() -> str:
@@ -123,20 +151,32 @@ def build_service_app(
         publish=publish,
         logger=logger,
     )
+    backlog: JobBacklog[Admitted] = JobBacklog(
+        protocol.run,
+        workers=settings.jobs_in_flight,
+        limit=settings.backlog_max,
+        logger=logger,
+    )
 
-    @broker.subscriber(
+    # One message at a time: admitting is an ack publish (one round trip), and the jobs
+    # reach the backlog in their arrival order.
+    subscriber = broker.subscriber(
         settings.nats.subject(spec.request_role),
         queue=spec.queue_group,
-        max_workers=settings.jobs_in_flight,
         decoder=raw_body,
         title=f"{spec.pipeline}-request",
         description=spec.request_description,
     )
+
+    @subscriber
     async def on_request(
         body: Annotated[bytes, WithJsonSchema(_REQUEST_SCHEMA)],
         msg: NatsMessage,
     ) -> None:
-        await protocol.handle(body, msg.headers)
+        full = backlog.limit if backlog.full() else None
+        admitted = await protocol.admit(body, msg.headers, backlog_full=full)
+        if admitted is not None:
+            backlog.submit(admitted)
 
     app = AsgiFastStream(
         broker,
@@ -166,16 +206,23 @@ def build_service_app(
             logger.info("%s", startup_note)
         for resource in resources:
             await opened.enter_async_context(resource)
+        backlog.start()
+
+    @app.on_shutdown
+    async def _drain() -> None:
+        await subscriber.stop()  # nothing new is admitted while the backlog drains
+        for admitted in await backlog.close(settings.graceful_timeout_seconds):
+            logger.error(
+                "job %s attempt %d abandoned at shutdown: not finished within %.1f s",
+                admitted.job.job_id,
+                admitted.job.attempt,
+                settings.graceful_timeout_seconds,
+            )
+        await protocol.acks_sent()  # before the broker closes
 
     @app.after_shutdown
     async def _close() -> None:
-        for job_id, attempt in protocol.jobs_in_work():
-            logger.error(
-                "job %s attempt %d abandoned at shutdown: not finished within %.1f s",
-                job_id,
-                attempt,
-                settings.graceful_timeout_seconds,
-            )
         await opened.aclose()
 
+    _RUNNING[app] = (protocol, backlog)
     return app

@@ -345,14 +345,17 @@ class Settings(BaseSettings):
 class RecognitionServiceSettings(Settings):
     """The knobs every recognition service has (tabular-parser, scan-gateway).
 
-    `JOBS_IN_FLIGHT`: requests handled at once (the subscriber's concurrency; a job waiting for
-    a worker still counts); `MAX_OBJECT_BYTES`: the largest object read from S3;
+    `JOBS_IN_FLIGHT`: jobs worked on at once (object read, recognition, result; a job waiting
+    for a worker process counts), each holding its object; `BACKLOG_MAX`: acked jobs that may
+    wait for one of them (a waiting job holds only its request; beyond it a new request is
+    acked and answered TIMEOUT at once); `MAX_OBJECT_BYTES`: the largest object read from S3;
     `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS`: the bounded memory of finished jobs that
     answers repeats (a job in work is never forgotten); `GRACEFUL_TIMEOUT_SECONDS`: how long
     SIGTERM waits for jobs in flight.
     """
 
     jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=plain_env("JOBS_IN_FLIGHT"))
+    backlog_max: int = Field(1000, ge=0, le=100_000, validation_alias=plain_env("BACKLOG_MAX"))
     max_object_bytes: int = Field(
         100 * 1024 * 1024, ge=1, validation_alias=plain_env("MAX_OBJECT_BYTES")
     )

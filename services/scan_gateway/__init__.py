@@ -28,7 +28,6 @@ if TYPE_CHECKING:
         HttpSource,
         LocalSource,
         ScanGatewayRecognizer,
-        deadline_not_passed,
     )
     from services.scan_gateway.resultset import RawResultSet, parse_item
     from services.scan_gateway.settings import ScanGatewaySettings
@@ -52,7 +51,6 @@ __all__ = [
     "ScanSystemError",
     "ScanUnavailable",
     "create_app",
-    "deadline_not_passed",
     "map_items",
     "parse_item",
     "read_amount",
@@ -77,7 +75,6 @@ _SOURCES = {
     "HttpSource": "services.scan_gateway.recognizer",
     "LocalSource": "services.scan_gateway.recognizer",
     "ScanGatewayRecognizer": "services.scan_gateway.recognizer",
-    "deadline_not_passed": "services.scan_gateway.recognizer",
     "RawResultSet": "services.scan_gateway.resultset",
     "parse_item": "services.scan_gateway.resultset",
     "ScanGatewaySettings": "services.scan_gateway.settings",

@@ -7,7 +7,7 @@ attempt 1), and serves /healthcheck with the subjects {image_request, result}.
 
 Files (PDF | PNG | JPG) go to the scanning system when OPENBAO__SCAN__SCAN_URL is set, else to
 the built-in local recogniser (in worker processes). A reply_deadline already passed before the
-file is sent ends the job in TIMEOUT (a pre-check of the protocol); an exchange that does not
+file is sent ends the job in TIMEOUT (the shared protocol's rule); an exchange that does not
 finish by it ends in TIMEOUT too. The raw result set is stored under raw/{file_id}/{job_id}/ and
 named by raw_s3_key.
 """
@@ -34,7 +34,6 @@ from services.scan_gateway.recognizer import (
     LocalSource,
     ResultSetSource,
     ScanGatewayRecognizer,
-    deadline_not_passed,
 )
 from services.scan_gateway.settings import ScanGatewaySettings
 
@@ -57,7 +56,6 @@ SPEC = ServiceSpec(
     request_role="image_request",
     file_types=FILE_TYPES,
     attempt_policy=attempt_from_body_or_one,
-    pre_checks=(deadline_not_passed,),
     description="Scans and PDFs of financial statements over NATS + S3",
     request_description=(
         "Recognition request v1.0 for PDF/PNG/JPG files (Nats-Msg-Id <job_id>:<attempt>). "

@@ -4,7 +4,7 @@ A source is either the scanning system over HTTP (`HttpSource`) or the built-in 
 recogniser (`LocalSource`, text-layer PDFs directly, raster pages and images through
 Tesseract, in a worker process). Whatever the source, the exchange is bounded by the job's
 reply_deadline: running past it ends the job in TIMEOUT; a deadline already passed before the
-file is sent is the protocol's pre-check `deadline_not_passed` (TIMEOUT too).
+file is sent is the shared protocol's reply_deadline rule (TIMEOUT too, for both services).
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ __all__ = [
     "ResultSetSource",
     "SandboxRunner",
     "ScanGatewayRecognizer",
-    "deadline_not_passed",
     "seconds_left",
 ]
 
@@ -51,16 +50,6 @@ def seconds_left(job: Job, now: dt.datetime | None = None) -> float:
     """Seconds until the job's reply_deadline (negative when it has passed)."""
     now = now or dt.datetime.now(dt.UTC)
     return (job.reply_deadline - now).total_seconds()
-
-
-async def deadline_not_passed(job: Job) -> None:
-    """Pre-check: the reply_deadline must not have passed before the file is sent (TIMEOUT)."""
-    if seconds_left(job) <= 0:
-        raise RecognitionFailed(
-            ErrorCode.TIMEOUT,
-            f"reply_deadline {job.reply_deadline.isoformat()} passed before the file was sent "
-            "for recognition",
-        )
 
 
 class ResultSetSource(Protocol):

@@ -1,7 +1,8 @@
 """scan-gateway settings: the shared base plus this service's knobs (plain environment names).
 
-`JOBS_IN_FLIGHT` (requests handled at once), `OCR_WORKERS` (worker processes of the local
-recogniser; keep it below JOBS_IN_FLIGHT so acks go out while OCR runs), `MAX_OBJECT_BYTES`,
+`JOBS_IN_FLIGHT` (jobs worked on at once; requests are acked on arrival whatever it is),
+`BACKLOG_MAX` (acked jobs waiting for a slot), `OCR_WORKERS` (worker processes of the local
+recogniser), `MAX_OBJECT_BYTES`,
 `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS`, `OCR_TIMEOUT_SECONDS`, `OCR_MEMORY_MB`,
 `OCR_MAX_TASKS_PER_CHILD`, `OCR_DPI`, `TESSERACT_CMD`; the scanning-system client:
 `SCAN_CALL_TIMEOUT_SECONDS` (one HTTP call), `SCAN_RETRIES` and `SCAN_BACKOFF_SECONDS`

@@ -5,9 +5,10 @@ NATS_RESULT_SUBJECT through the shared request protocol (services.runtime.servic
 own: XLS / XLSX / XLSB, the tabular side of OQ-71 (a request off the contract without an attempt
 in its body takes the attempt from its Nats-Msg-Id, else gets no answer), and the recogniser.
 
-Up to JOBS_IN_FLIGHT requests are handled at once; recognition runs in a pool of PARSE_WORKERS
-processes, fewer than that, at a lower CPU priority (PARSE_NICE), so the event loop only does
-I/O and the ack of a new request goes out while every worker process is busy.
+A request is acked on arrival and waits in the service's backlog (services.runtime.backlog);
+up to JOBS_IN_FLIGHT jobs are worked on at once; recognition runs in a pool of PARSE_WORKERS
+processes at a lower CPU priority (PARSE_NICE), so the event loop only does I/O and acks go out
+while every worker process is busy.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """tabular-parser settings: the shared base plus the knobs of this service.
 
 Knobs keep plain environment names like the spec's own (`PUBLISH_RETRIES`):
-`JOBS_IN_FLIGHT` (requests handled at once: the subscriber's max_workers; a job waiting for a
-worker process still counts), `PARSE_WORKERS` (worker processes that recognise; keep it below
-JOBS_IN_FLIGHT so that new requests are acked while every worker is busy),
+`JOBS_IN_FLIGHT` (jobs worked on at once; a job waiting for a worker process still counts;
+requests are acked on arrival whatever it is), `BACKLOG_MAX` (acked jobs waiting for a slot),
+`PARSE_WORKERS` (worker processes that recognise),
 `MAX_OBJECT_BYTES` (the largest upload read from S3; up to JOBS_IN_FLIGHT of them are held),
 `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS` (the bounded memory of finished jobs used to
 answer repeats), `PARSE_TIMEOUT_SECONDS`, `PARSE_MEMORY_MB`, `PARSE_MAX_TASKS_PER_CHILD`

@@ -11,8 +11,8 @@ The expected answer is derived from the body alone:
 - fails the request schema or names the other pipeline → one error SCHEMA_MISMATCH
   (`result:<job_id>:<attempt>`, no ack) when file_id is a uuid and an attempt is available
   (the body's integer ≥ 1, else the request's Nats-Msg-Id `<job_id>:<attempt>`), else nothing;
-- valid → ack (`ack:<job_id>:<attempt>`) then one result (`result:…`), UNSUPPORTED_FORMAT for
-  an image file type.
+- valid → ack (`ack:<job_id>:<attempt>`) then one result (`result:…`): TIMEOUT when the
+  reply_deadline has passed, else UNSUPPORTED_FORMAT for an image file type, else done.
 Every published body passes the envelope schema.
 
 The mutations leave out an integral float `attempt` (2.0), which JSON Schema's "integer" admits:
@@ -115,6 +115,13 @@ def _deadline_readable(value: object) -> bool:
     return True
 
 
+def _deadline_passed(value: object) -> bool:
+    deadline = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    if deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=dt.UTC)
+    return deadline <= dt.datetime.now(dt.UTC)
+
+
 def expected_answer(body: bytes, msg_id: str | None) -> list[tuple[str, str]]:
     """[(Nats-Msg-Id, status or error code)] that the contract table prescribes."""
     try:
@@ -134,7 +141,10 @@ def expected_answer(body: bytes, msg_id: str | None) -> list[tuple[str, str]]:
     if valid:
         # JSON Schema's "integer" admits 1.0; the id carries the integer.
         attempt = int(doc["attempt"])
-        last = "done" if doc["file_type"] in FILE_TYPES else "UNSUPPORTED_FORMAT"
+        if _deadline_passed(doc["reply_deadline"]):  # the protocol's reply_deadline rule
+            last = "TIMEOUT"
+        else:
+            last = "done" if doc["file_type"] in FILE_TYPES else "UNSUPPORTED_FORMAT"
         return [(f"ack:{job_id}:{attempt}", "processing"), (f"result:{job_id}:{attempt}", last)]
     if _uuid(doc.get("file_id")) is None:
         return []

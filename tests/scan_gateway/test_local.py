@@ -3,6 +3,7 @@ by the tests as a text-layer PDF and as PNG images (Tesseract), and the missing-
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import shutil
@@ -16,6 +17,7 @@ from faststream.nats import NatsBroker, NatsMessage, TestNatsBroker
 
 from services.contract import Kind
 from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed
+from services.runtime.service import service_backlog
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.scan_gateway.app import create_app
@@ -152,6 +154,7 @@ async def test_app_default_local_recogniser_reads_a_text_pdf_in_a_worker(
                 settings.nats.nats_image_request_subject,
                 headers={MSG_ID: f"{request['job_id']}:{request['attempt']}"},
             )
+            await asyncio.wait_for(service_backlog(app).finished(0), 60)  # acked, then worked
         assert [m.split(":")[0] for m, _ in published] == ["ack", "result"]
         envelope = published[1][1]
         assert contract_errors(Kind.RESULT_MESSAGE, envelope) == []

@@ -23,6 +23,9 @@ from faststream.asgi import AsgiFastStream
 from faststream.nats import NatsBroker, NatsMessage, TestNatsBroker
 
 from services.contract import Kind, validate
+from services.runtime.backlog import JobBacklog
+from services.runtime.protocol import Admitted, RequestProtocol
+from services.runtime.service import service_backlog, service_protocol
 from services.runtime.settings import RecognitionServiceSettings, S3Settings, load_settings
 from services.runtime.storage import S3Storage
 
@@ -175,16 +178,32 @@ class ServiceHarness(Generic[SettingsT]):
     bucket: str
     events: Events = field(default_factory=Events)
     broker: Any = None
+    backlog: JobBacklog[Admitted] | None = None
+    protocol: RequestProtocol | None = None
     published: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
-    async def send(self, body: dict[str, Any] | bytes, msg_id: str | None = "auto") -> None:
-        """Publish a request; `"auto"` gives a dict body its own Nats-Msg-Id, None gives none."""
+    async def send(
+        self, body: dict[str, Any] | bytes, msg_id: str | None = "auto", *, wait: bool = True
+    ) -> None:
+        """Publish a request and wait until the job it queued, if any, is finished (or, not
+        `wait`, only until its ack is out); `"auto"` gives a dict body its own Nats-Msg-Id,
+        None gives none.
+
+        The in-memory broker runs the subscriber inside `publish`, so the service has admitted
+        (acked, queued) the request when `publish` returns; the work itself runs on the
+        service's backlog, and is awaited here so that a test sees the whole answer.
+        """
         headers: dict[str, str] = {}
         if msg_id == "auto" and isinstance(body, dict):
             msg_id = request_msg_id(body)
         if msg_id is not None and msg_id != "auto":
             headers[MSG_ID] = msg_id
+        assert self.backlog is not None and self.protocol is not None, "send() in serving()"
+        first = self.backlog.submitted
         await self.broker.publish(body, self.request_subject, headers=headers)
+        await self.protocol.acks_sent()
+        if wait:
+            await self.backlog.finished(first)
 
     def ids(self) -> list[str]:
         return [mid for mid, _ in self.published]
@@ -211,4 +230,6 @@ async def serving(app: AsgiFastStream, harness: ServiceHarness[Any]) -> AsyncIte
     sender = NatsBroker()
     async with TestNatsBroker(broker, sender) as (_, client), TestApp(app):
         harness.broker = client
+        harness.backlog = service_backlog(app)
+        harness.protocol = service_protocol(app)
         yield
