@@ -5,7 +5,7 @@ one file at a time. So the intake acks and submits, and `JobBacklog` runs the su
 `workers` tasks (JOBS_IN_FLIGHT), first in first out. A waiting job holds only its small request
 (the protocol reads the S3 object when a worker takes it), and at most `limit` (BACKLOG_MAX) of
 them wait: the intake asks `full()` and answers a request beyond it at once instead of queueing
-it (docs/decisions/0005-ack-on-arrival-bounded-backlog.md).
+it (docs/decisions/0010-ack-on-arrival-bounded-backlog.md).
 
 At shutdown `close` lets the workers go on for the graceful timeout, then cancels what still
 runs and hands back every item that did not finish, for the service to name in its log.

@@ -24,7 +24,7 @@ pytestmark = [
     [
         ("real/znak13_XBRL_Buhuchot_Oborot__osv_eps_2019_07.xlsx", "done", 33, None),
         ("kaetosh_LedgerFlattener__RZK_11.xlsx", "done", 34, "11"),
-        # the file itself does not add up at 10.ДР (see docs/decisions/0005)
+        # the file itself does not add up at 10.ДР (see docs/decisions/0009-ledger-reports.md)
         ("kaetosh_FlatTable1C_v2__MZP_10_4kv2024.xlsx", "needs_check", 1370, "10"),
         # a bank's ведомость whose accounts deliberately do not balance
         ("real/easylager_excel_to_sqlite__bank_oborot_vedomost_2016.xls", "needs_check", 618, None),
