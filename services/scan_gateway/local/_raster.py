@@ -113,20 +113,36 @@ def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...]]:
 
     height, width = gray.shape
     ink = _binary(gray)
-    horizontal = cv2.morphologyEx(
-        ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(width // 30, 20), 1))
-    )
-    # a rule is longer than any glyph: 1/45 of the page height ≈ two text lines at 300 dpi
-    vertical = cv2.morphologyEx(
-        ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(height // 45, 20)))
-    )
+    horizontal = _strokes(ink, (max(width // 30, 20), 1))
+    vertical = _strokes(ink, (1, max(height // 45, 20)))
     lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3), np.uint8))
     cleaned = gray.copy()
     cleaned[lines > 0] = 255
+    cleaned[_specks(ink) > 0] = 255
     count, _, stats, _ = cv2.connectedComponentsWithStats(vertical, connectivity=8)
     rules = [
         Rule(float(x + w / 2), float(y), float(y + h))
         for x, y, w, h, _area in (stats[i] for i in range(1, count))
-        if w < h / 4
     ]
     return cleaned, tuple(sorted(rules, key=lambda r: r.x))
+
+
+def _strokes(ink: Any, run: tuple[int, int]) -> Any:
+    """Solid strokes at least `run` long (a rule is longer than any glyph: 1/30 of the width,
+    1/45 of the height, two text lines). Dotted rules are not closed into solid ones — that
+    glues the «1»s of stacked codes into a «rule» — their dots go with the specks instead."""
+    import cv2
+
+    return cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, run))
+
+
+def _specks(ink: Any) -> Any:
+    """Specks far smaller than a full stop: the dots of dotted rules and scanner dust."""
+    import cv2
+    import numpy as np
+
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    limit = (max(ink.shape) / 1100) ** 2 * 1.5  # ≈ 14 px² at 300 dpi; a full stop is ≈ 60
+    small = stats[:, cv2.CC_STAT_AREA] <= limit
+    small[0] = False
+    return np.where(small[labels], 255, 0).astype(np.uint8)
