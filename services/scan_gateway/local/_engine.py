@@ -26,6 +26,9 @@ OCR_LANGUAGES = "rus+eng"
 _MAX_PAGES = 50
 # Tesseract: one uniform block of text keeps table rows as lines.
 _TESSERACT_CONFIG = "--psm 6 -c preserve_interword_spaces=1"
+# one cell read again: a single line, digits only (amounts: their signs and separators too)
+_CODE_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789"
+_AMOUNT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789()-,."
 
 
 def recognise_to_items(
@@ -147,20 +150,36 @@ def _ocr(
             if any(ch.isdigit() for ch in w.text)
         ]
         words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
-    return layout_page(words, page, prepared.rules)
+
+    def reread(
+        x0: float, x1: float, top: float, bottom: float, code: bool
+    ) -> tuple[str, float] | None:
+        box = (max(int(x0), 0), max(int(top), 0), int(x1), int(bottom))
+        if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+            return None
+        found = _tesseract(
+            prepared.image.crop(box),
+            tesseract_cmd,
+            _CODE_CONFIG if code else _AMOUNT_CONFIG,
+        )
+        if not found:
+            return None
+        return " ".join(w.text for w in found), min(w.confidence for w in found)
+
+    return layout_page(words, page, prepared.rules, prepared.hrules, reread)
 
 
 def _overlaps(a: PlacedWord, b: PlacedWord) -> bool:
     return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
 
 
-def _tesseract(image: Any, tesseract_cmd: str) -> list[PlacedWord]:
+def _tesseract(image: Any, tesseract_cmd: str, config: str = _TESSERACT_CONFIG) -> list[PlacedWord]:
     import pytesseract
 
     pytesseract.pytesseract.tesseract_cmd = tesseract_cmd
     try:
         data = pytesseract.image_to_data(
-            image, lang=OCR_LANGUAGES, config=_TESSERACT_CONFIG, output_type=pytesseract.Output.DICT
+            image, lang=OCR_LANGUAGES, config=config, output_type=pytesseract.Output.DICT
         )
     except pytesseract.TesseractError as exc:
         raise OcrUnavailable(f"Tesseract failed: {str(exc)[:200]}") from None

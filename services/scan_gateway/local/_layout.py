@@ -12,17 +12,25 @@ from __future__ import annotations
 import bisect
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from services.arm_statements import lookup_line, parent_code
-from services.scan_gateway.local._raster import Rule
+from services.scan_gateway.local._raster import HRule, Rule
 from services.scan_gateway.resultset import Cell, Column, Item, Row, Table, TextLine, Word
 
-__all__ = ["PlacedWord", "layout_page"]
+__all__ = ["PlacedWord", "Reread", "layout_page"]
+
+Reread = Callable[[float, float, float, float, bool], tuple[str, float] | None]
 
 _CODE = re.compile(r"^\d{4,5}$")
+_OPEN_PAREN = re.compile(r"\(\s+")
+_CLOSE_PAREN = re.compile(r"\s+\)")
 _HEADER_LINES = 4  # a header spread over more lines is a title block, not a header
+# an amount as printed: digit groups of three, optionally in parentheses or after a minus
+_CLEAN_AMOUNT = re.compile(
+    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|[-–—])$"
+)
 _NUMBER = re.compile(r"^[(\-–—]?[\d\s.,]+\)?$|^[-–—]$")
 
 
@@ -102,9 +110,17 @@ def _is_header(clusters: list[_Cluster]) -> bool:
     )
 
 
-def layout_page(words: list[PlacedWord], page: int, rules: Sequence[Rule] = ()) -> Item:
-    """The item of one page (one table at most); `rules` are the page's vertical rules."""
-    lines = _lines([w for w in words if w.text.strip()])
+def layout_page(
+    words: list[PlacedWord],
+    page: int,
+    rules: Sequence[Rule] = (),
+    hrules: Sequence[HRule] = (),
+    reread: Reread | None = None,
+) -> Item:
+    """The item of one page (one table at most); `rules` and `hrules` are the page's vertical
+    and horizontal ruling lines (none for a text layer); `reread` OCRs one box of the page
+    again, digits only (x0, x1, top, bottom, code?) → (text, confidence), or None."""
+    lines = _lines([w for w in words if w.text.strip() and not _is_noise(w.text)])
     if not lines:
         return Item(name=_name(page), page=page, lines=(), tables=())
     height = statistics.median(w.bottom - w.top for line in lines for w in line) or 1.0
@@ -116,7 +132,46 @@ def layout_page(words: list[PlacedWord], page: int, rules: Sequence[Rule] = ()) 
     if bounds is None:
         return _anchored(lines, clustered, header_at, page)
     body_at = next(i for i in range(header_at, len(lines)) if _code_word(lines[i]) is not None)
-    return _banded(lines, header_at, body_at, bounds, page)
+    start = _header_start(lines, header_at, body_at)
+    return _banded(lines[:body_at], _rows(lines[body_at:], hrules), start, bounds, page, reread)
+
+
+def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[PlacedWord]]:
+    """Body lines grouped into table rows: where horizontal rules cross the code column, the
+    lines between two rules are one row (a value printed at the foot of a two-line cell)."""
+    codes = [c for line in lines if (c := _code_word(line)) is not None]
+    x = statistics.median((c.x0 + c.x1) / 2 for c in codes)
+    top, bottom = min(w.top for w in lines[0]), max(w.bottom for w in lines[-1])
+    ys = sorted(r.y for r in hrules if r.x0 <= x <= r.x1 and top - 1 <= r.y <= bottom + 1)
+    if len(ys) < 3:
+        return lines
+    rows: list[list[PlacedWord]] = []
+    last_slot: int | None = None
+    for line in lines:
+        centre = statistics.median((w.top + w.bottom) / 2 for w in line)
+        slot = bisect.bisect_right(ys, centre)
+        if rows and slot == last_slot and 0 < slot < len(ys):
+            rows[-1] = rows[-1] + line
+        else:
+            rows.append(list(line))
+        last_slot = slot
+    return rows
+
+
+def _is_noise(text: str) -> bool:
+    """A «word» without a letter or digit that is not a dash: rule remnants, dust («|», «_»)."""
+    return not any(ch.isalnum() or ch in "()-–—" for ch in text)
+
+
+def _header_start(lines: list[list[PlacedWord]], header_at: int, body_at: int) -> int:
+    """The header's first line: the «Код» line, or up to two lines above it printed only over
+    the code and value columns (dates printed above a vertically centred «Код»)."""
+    codes = [c for line in lines[body_at:] if (c := _code_word(line)) is not None]
+    left = statistics.median(c.x0 for c in codes) - (codes[0].bottom - codes[0].top)
+    start = header_at
+    while start > 0 and header_at - start < 2 and all(w.x0 >= left for w in lines[start - 1]):
+        start -= 1
+    return start
 
 
 def _code_word(line: list[PlacedWord]) -> PlacedWord | None:
@@ -174,23 +229,36 @@ def _rule_bounds(rules: Sequence[Rule], top: float, bottom: float, height: float
 
 
 def _banded(
-    lines: list[list[PlacedWord]], header_at: int, body_at: int, bounds: list[float], page: int
+    above: list[list[PlacedWord]],
+    body_rows: list[list[PlacedWord]],
+    header_at: int,
+    bounds: list[float],
+    page: int,
+    reread: Reread | None,
 ) -> Item:
-    """The table with each word in the column whose band holds its centre."""
+    """The table with each word in the column whose band holds its centre; `above` are the
+    lines before the body (title block and header from `header_at`)."""
 
     def column_of(word: PlacedWord) -> int:
         return bisect.bisect_right(bounds, (word.x0 + word.x1) / 2)
 
     header_words: dict[int, list[PlacedWord]] = {}
-    for line in lines[max(header_at, body_at - _HEADER_LINES) : body_at]:
+    for line in above[max(header_at, len(above) - _HEADER_LINES - 2) :]:
         for word in line:
             header_words.setdefault(column_of(word), []).append(word)
     body: list[dict[int, list[PlacedWord]]] = []
-    for line in lines[body_at:]:
+    for line in body_rows:
+        if _code_word(line) is None and not any(ch.isalnum() for w in line for ch in w.text):
+            continue  # a row of dashes and rule remnants
         cells: dict[int, list[PlacedWord]] = {}
         for word in line:
             cells.setdefault(column_of(word), []).append(word)
         body.append(cells)
+    if reread is not None:
+        codes = [c for line in body_rows if (c := _code_word(line)) is not None]
+        code_column = column_of(codes[len(codes) // 2])
+        for cells in body:
+            _reread_row(cells, code_column, bounds, reread)
     used = sorted({i for cells in body for i in cells} | set(header_words))
     index = {column: n for n, column in enumerate(used)}
     columns = tuple(
@@ -204,12 +272,42 @@ def _banded(
         )
         for offset, cells in enumerate(body, start=1)
     ]
-    return _item(lines[:header_at], columns, rows, page)
+    return _item(above[:header_at], columns, rows, page)
+
+
+def _reread_row(
+    cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], reread: Reread
+) -> None:
+    """Cells the page-wide OCR misread (a code that is no code, an amount with stray marks)
+    read again from their own box, digits only; the new reading is kept only when it is clean."""
+    words = [w for ws in cells.values() for w in ws]
+    top, bottom = min(w.top for w in words), max(w.bottom for w in words)
+    margin = statistics.median(w.bottom - w.top for w in words) * 0.4
+    for column, found in list(cells.items()):
+        text = _join(found)
+        if column == code_column:
+            wanted, pattern = text.replace(" ", ""), _CODE
+        elif column > code_column:
+            wanted, pattern = text, _CLEAN_AMOUNT
+        else:
+            continue
+        if pattern.match(wanted):
+            continue
+        x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
+        x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
+        again = reread(x0, x1, top - margin, bottom + margin, column == code_column)
+        if again is None:
+            continue
+        new_text, confidence = again
+        check = new_text.replace(" ", "") if column == code_column else new_text
+        if pattern.match(check):
+            cells[column] = [PlacedWord(check, x0, x1, top, bottom, confidence)]
 
 
 def _join(words: list[PlacedWord]) -> str:
     """Words of one cell in reading order (top to bottom by line, then left to right)."""
-    return " ".join(w.text for w in words)
+    text = " ".join(w.text for w in words)
+    return _OPEN_PAREN.sub("(", _CLOSE_PAREN.sub(")", text))
 
 
 def _min_conf(words: list[PlacedWord]) -> float:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Prepared", "Rule", "prepare_page"]
+__all__ = ["HRule", "Prepared", "Rule", "prepare_page"]
 
 _MIN_LONG_SIDE = 2600  # ≈ 220 dpi on A4: below it Tesseract loses digits
 _WORK_LONG_SIDE = 3300  # ≈ 280 dpi on A4
@@ -35,11 +35,21 @@ class Rule:
 
 
 @dataclass(frozen=True, slots=True)
+class HRule:
+    """A horizontal ruling line: y and its horizontal extent, in the prepared image's pixels."""
+
+    y: float
+    x0: float
+    x1: float
+
+
+@dataclass(frozen=True, slots=True)
 class Prepared:
-    """The cleaned page (a PIL image), its vertical rules and the scale applied."""
+    """The cleaned page (a PIL image), its vertical and horizontal rules and the scale applied."""
 
     image: Any
     rules: tuple[Rule, ...]
+    hrules: tuple[HRule, ...]
     scale: float
     angle: float
 
@@ -60,8 +70,8 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
     angle = _skew_angle(gray) if deskew else 0.0
     if abs(angle) >= _SKEW_STEP / 2:
         gray = _rotate(gray, angle)
-    cleaned, rules = _remove_rules(gray)
-    return Prepared(Image.fromarray(cleaned), rules, scale, angle)
+    cleaned, rules, hrules = _remove_rules(gray)
+    return Prepared(Image.fromarray(cleaned), rules, hrules, scale, angle)
 
 
 def _binary(gray: Any) -> Any:
@@ -106,8 +116,8 @@ def _rotate(gray: Any, angle: float, border: int = 255) -> Any:
     )
 
 
-def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...]]:
-    """The page with its long horizontal and vertical strokes whitened, and the vertical ones."""
+def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...], tuple[HRule, ...]]:
+    """The page with its long horizontal and vertical strokes whitened, and those strokes."""
     import cv2
     import numpy as np
 
@@ -115,7 +125,7 @@ def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...]]:
     ink = _binary(gray)
     horizontal = _strokes(ink, (max(width // 30, 20), 1))
     vertical = _strokes(ink, (1, max(height // 45, 20)))
-    lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3), np.uint8))
+    lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((5, 5), np.uint8))
     cleaned = gray.copy()
     cleaned[lines > 0] = 255
     cleaned[_specks(ink) > 0] = 255
@@ -124,7 +134,16 @@ def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...]]:
         Rule(float(x + w / 2), float(y), float(y + h))
         for x, y, w, h, _area in (stats[i] for i in range(1, count))
     ]
-    return cleaned, tuple(sorted(rules, key=lambda r: r.x))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(horizontal, connectivity=8)
+    hrules = [
+        HRule(float(y + h / 2), float(x), float(x + w))
+        for x, y, w, h, _area in (stats[i] for i in range(1, count))
+    ]
+    return (
+        cleaned,
+        tuple(sorted(rules, key=lambda r: r.x)),
+        tuple(sorted(hrules, key=lambda r: r.y)),
+    )
 
 
 def _strokes(ink: Any, run: tuple[int, int]) -> Any:
@@ -142,7 +161,7 @@ def _specks(ink: Any) -> Any:
     import numpy as np
 
     _, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    limit = (max(ink.shape) / 1100) ** 2 * 1.5  # ≈ 14 px² at 300 dpi; a full stop is ≈ 60
+    limit = (max(ink.shape) / 1100) ** 2 * 3  # ≈ 27 px² at 300 dpi; a full stop is ≈ 60
     small = stats[:, cv2.CC_STAT_AREA] <= limit
     small[0] = False
     return np.where(small[labels], 255, 0).astype(np.uint8)
