@@ -159,8 +159,8 @@ def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[P
 
 
 def _is_noise(text: str) -> bool:
-    """A «word» without a letter or digit that is not a dash: rule remnants, dust («|», «_»)."""
-    return not any(ch.isalnum() or ch in "()-–—" for ch in text)
+    """A «word» of marks only (no letter, digit, dash, bracket or slash): rule remnants, dust."""
+    return not any(ch.isalnum() or ch in "()-–—/%№" for ch in text)
 
 
 def _header_start(lines: list[list[PlacedWord]], header_at: int, body_at: int) -> int:
