@@ -113,7 +113,9 @@ def _read(document: dict[str, Any]) -> dict[tuple[str, int], tuple[Decimal | Non
     return out
 
 
-def score_file(path: Path, expected: dict[str, Any], recognition: Recognition | None = None) -> FileScore:
+def score_file(
+    path: Path, expected: dict[str, Any], recognition: Recognition | None = None
+) -> FileScore:
     """Per value of truth.json: right / wrong unflagged / wrong flagged / missing.
 
     A value the truth leaves empty (`null`) counts only when the recogniser reports a non-zero
