@@ -106,7 +106,7 @@ def _fold(text: str) -> str:
 def _is_header(clusters: list[_Cluster]) -> bool:
     texts = [_fold(c.text) for c in clusters]
     return any(t == "код" or t.startswith("код ") for t in texts) or (
-        len(clusters) >= 3 and any("наименование" in t for t in texts)
+        len(clusters) >= 3 and any("наименование" in t or "пояснения" in t for t in texts)
     )
 
 
@@ -144,7 +144,7 @@ def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[P
     top, bottom = min(w.top for w in lines[0]), max(w.bottom for w in lines[-1])
     ys = sorted(r.y for r in hrules if r.x0 <= x <= r.x1 and top - 1 <= r.y <= bottom + 1)
     if len(ys) < 3:
-        return lines
+        return _stitch(lines, statistics.median(c.x1 for c in codes))
     rows: list[list[PlacedWord]] = []
     last_slot: int | None = None
     for line in lines:
@@ -156,6 +156,43 @@ def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[P
             rows.append(list(line))
         last_slot = slot
     return rows
+
+
+def _stitch(lines: list[list[PlacedWord]], code_x1: float) -> list[list[PlacedWord]]:
+    """An unruled body: a line without a code whose part right of the code column is figures
+    only joins the next or previous line that has a code but no figures, when they are less than 1.6 lines apart (a
+    value set a little higher or lower than its code, as text layers and filled forms do)."""
+
+    def centre(line: list[PlacedWord]) -> float:
+        return statistics.median((w.top + w.bottom) / 2 for w in line)
+
+    def figures(line: list[PlacedWord]) -> list[PlacedWord]:
+        return [w for w in line if w.x0 > code_x1]
+
+    def figures_only(line: list[PlacedWord]) -> bool:
+        right = figures(line)
+        return (
+            _code_word(line) is None and bool(right) and all(_looks_tabular(w.text) for w in right)
+        )
+
+    def bare_code(line: list[PlacedWord]) -> bool:
+        return _code_word(line) is not None and not figures(line)
+
+    def distance(a: list[PlacedWord], b: list[PlacedWord]) -> float:
+        return abs(centre(a) - centre(b)) if a and b else float("inf")
+
+    height = statistics.median(w.bottom - w.top for line in lines for w in line)
+    rows = [list(line) for line in lines]
+    for i, line in enumerate(rows):
+        if not line or not figures_only(line):
+            continue
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(rows)]
+        for j in sorted(near, key=lambda k: distance(rows[k], line)):
+            if bare_code(rows[j]) and distance(rows[j], line) < height * 1.6:
+                rows[j] = rows[j] + line
+                rows[i] = []
+                break
+    return [row for row in rows if row]
 
 
 def _is_noise(text: str) -> bool:
