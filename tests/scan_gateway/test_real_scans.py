@@ -22,14 +22,16 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tesseract") is None, reason="no tesseract"),
 ]
 
-# values right per file when the floor was last raised (docs/local-recogniser.md has the table)
+# values right per file, one or two below what the recogniser reached (2026-12-01: 137 of 153;
+# 6 of the misses are the 0710003 lines the mapper does not map), so a Tesseract update that
+# moves one digit does not fail CI while a real regression does
 _FLOORS = {
-    "LeonidLyalin_vova__knd0710096_uproshch_2015_yubileynaya.pdf": 20,
-    "morres79_erino5__bal_tszh_2014_scan.pdf": 15,
-    "morres79_erino5__bal_tszh_2021_scan_esign.pdf": 18,
-    "morres79_erino5__bal_tszh_2023_scan_garbledocr.pdf": 18,
-    "irekkkarimov_ManagementReportingAgent__kamaz_ofr_2025.png": 5,
-    "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf": 10,
+    "LeonidLyalin_vova__knd0710096_uproshch_2015_yubileynaya.pdf": 32,
+    "morres79_erino5__bal_tszh_2014_scan.pdf": 21,
+    "morres79_erino5__bal_tszh_2021_scan_esign.pdf": 19,
+    "morres79_erino5__bal_tszh_2023_scan_garbledocr.pdf": 19,
+    "irekkkarimov_ManagementReportingAgent__kamaz_ofr_2025.png": 28,
+    "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf": 11,
 }
 
 

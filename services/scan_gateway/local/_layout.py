@@ -315,8 +315,9 @@ def _banded(
 def _reread_row(
     cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], reread: Reread
 ) -> None:
-    """Cells the page-wide OCR misread (a code that is no code, an amount with stray marks)
-    read again from their own box, digits only; the new reading is kept only when it is clean."""
+    """Cells the page-wide OCR misread (a code that is no code, an amount with stray marks) read
+    again from their own box, digits only; the new reading is kept only when it is clean. An
+    amount pieced from two text lines loses its confidence (the mapper flags it for review)."""
     words = [w for ws in cells.values() for w in ws]
     top, bottom = min(w.top for w in words), max(w.bottom for w in words)
     margin = statistics.median(w.bottom - w.top for w in words) * 0.4
@@ -328,17 +329,29 @@ def _reread_row(
             wanted, pattern = text, _CLEAN_AMOUNT
         else:
             continue
-        if pattern.match(wanted):
+        pieced = column > code_column and not _one_line(found)
+        if pattern.match(wanted) and not pieced:
             continue
         x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
         x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
-        again = reread(x0, x1, top - margin, bottom + margin, column == code_column)
-        if again is None:
-            continue
-        new_text, confidence = again
+        again = (
+            None if pieced else reread(x0, x1, top - margin, bottom + margin, column == code_column)
+        )
+        new_text, confidence = again if again is not None else ("", 0.0)
         check = new_text.replace(" ", "") if column == code_column else new_text
-        if pattern.match(check):
+        # a pieced amount is never confirmed by a re-read: a one-line read of a two-line box
+        # puts the same pieces in either order
+        if again is not None and pattern.match(check) and not pieced:
             cells[column] = [PlacedWord(check, x0, x1, top, bottom, confidence)]
+        elif pieced:
+            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+
+
+def _one_line(words: list[PlacedWord]) -> bool:
+    """All the words centred within half a glyph of the first one (one printed line)."""
+    first = words[0]
+    centre, half = (first.top + first.bottom) / 2, (first.bottom - first.top) / 2
+    return all(abs((w.top + w.bottom) / 2 - centre) <= half for w in words)
 
 
 def _join(words: list[PlacedWord]) -> str:
