@@ -7,7 +7,8 @@
     │   ├── ScanJobFailed        the scanning system reports its job as failed
     │   └── ScanDeadlineExceeded the exchange did not finish before the job's deadline
     ├── ItemInvalid              an item of a result set is not the JSON this gateway reads
-    └── OcrUnavailable           the local recogniser lacks a tool (Tesseract) for this file
+    ├── OcrUnavailable           the local recogniser lacks a tool (Tesseract) for this file
+    └── FileUnreadable           the file is not what its type says (a broken or empty PDF)
 
 httpx errors are translated into these in `client.py` only; nothing here quotes the token.
 """
@@ -15,6 +16,7 @@ httpx errors are translated into these in `client.py` only; nothing here quotes 
 from __future__ import annotations
 
 __all__ = [
+    "FileUnreadable",
     "ItemInvalid",
     "OcrUnavailable",
     "ScanDeadlineExceeded",
@@ -78,3 +80,14 @@ class OcrUnavailable(ScanGatewayError):
 
     def __reduce__(self) -> tuple[type[OcrUnavailable], tuple[str]]:
         return (type(self), (self.what,))
+
+
+class FileUnreadable(ScanGatewayError):
+    """The local recogniser cannot open the file at all; `reason` says why (UNREADABLE)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[type[FileUnreadable], tuple[str]]:
+        return (type(self), (self.reason,))

@@ -25,6 +25,7 @@ from services.runtime.sandbox import (
 )
 from services.scan_gateway.client import ScanClient
 from services.scan_gateway.errors import (
+    FileUnreadable,
     ItemInvalid,
     OcrUnavailable,
     ScanDeadlineExceeded,
@@ -146,6 +147,8 @@ class ScanGatewayRecognizer:
             raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, exc.message) from None
         except OcrUnavailable as exc:
             raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, exc.what) from None
+        except FileUnreadable as exc:
+            raise RecognitionFailed(ErrorCode.UNREADABLE, exc.reason) from None
         except SandboxTimeout:
             raise RecognitionFailed(
                 ErrorCode.TIMEOUT, "local recognition ran over its time limit"

@@ -14,8 +14,10 @@ import json
 import shutil
 from typing import Any
 
-from services.scan_gateway.errors import OcrUnavailable
+from services.scan_gateway.errors import FileUnreadable, OcrUnavailable
 from services.scan_gateway.local._layout import PlacedWord, layout_page
+from services.scan_gateway.local._raster import prepare_page
+from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Item, item_to_json
 
 __all__ = ["OCR_LANGUAGES", "recognise_to_items"]
@@ -24,6 +26,9 @@ OCR_LANGUAGES = "rus+eng"
 _MAX_PAGES = 50
 # Tesseract: one uniform block of text keeps table rows as lines.
 _TESSERACT_CONFIG = "--psm 6 -c preserve_interword_spaces=1"
+# one cell read again: a single line, digits only (amounts: their signs and separators too)
+_CODE_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789"
+_AMOUNT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789()-,."
 
 
 def recognise_to_items(
@@ -33,10 +38,7 @@ def recognise_to_items(
     if file_type == "PDF":
         items = _pdf(data, tesseract_cmd, dpi)
     elif file_type in ("PNG", "JPG"):
-        from PIL import Image
-
-        image = Image.open(io.BytesIO(data))
-        items = [_ocr(image, 1, tesseract_cmd)]
+        items = [_ocr(_open_image(data, file_type), 1, tesseract_cmd)]
     else:
         raise OcrUnavailable(f"the local recogniser does not read {file_type} files")
     return {
@@ -45,29 +47,69 @@ def recognise_to_items(
     }
 
 
-def _pdf(data: bytes, tesseract_cmd: str, dpi: int) -> list[Item]:
+def _open_image(data: bytes, file_type: str) -> Any:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        image = Image.open(io.BytesIO(data))
+        image.load()
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise FileUnreadable(f"the {file_type} file cannot be decoded: {exc}") from None
+    return image
+
+
+def _layers(data: bytes) -> list[list[PlacedWord]]:
+    """The words of every page's text layer (PDF points); a file that is no PDF is unreadable."""
     import pdfplumber
+    from pdfplumber.utils.exceptions import PdfminerException
 
+    if not data.strip():
+        raise FileUnreadable("the PDF file is empty (0 bytes)")
+    try:
+        with pdfplumber.open(io.BytesIO(data)) as pdf:
+            pages = pdf.pages[:_MAX_PAGES]
+            return [
+                merge_spaced_digits(
+                    [
+                        _pdf_word(w)
+                        for w in page.extract_words(keep_blank_chars=False, use_text_flow=False)
+                    ]
+                )
+                for page in pages
+            ]
+    except PdfminerException as exc:
+        raise FileUnreadable(f"the file cannot be opened as a PDF: {_pdf_reason(exc)}") from None
+
+
+def _pdf_reason(exc: Exception) -> str:
+    inner = exc.args[0] if exc.args else exc
+    text = str(inner).strip() or type(inner).__name__
+    if "/Root" in text or "No /Root" in text:
+        return "no /Root object — not a PDF"
+    return text[:200]
+
+
+def _pdf(data: bytes, tesseract_cmd: str, dpi: int) -> list[Item]:
+    import pypdfium2
+
+    layers = _layers(data)
     items: list[Item] = []
-    with pdfplumber.open(io.BytesIO(data)) as pdf:
-        raster: list[int] = []
-        for number, page in enumerate(pdf.pages[:_MAX_PAGES], start=1):
-            words = page.extract_words(keep_blank_chars=False, use_text_flow=False)
-            if words:
-                items.append(layout_page([_pdf_word(w) for w in words], number))
-            else:
-                raster.append(number)
-    if raster:
-        import pypdfium2
-
-        document = pypdfium2.PdfDocument(data)
-        try:
-            for number in raster:
-                image = document[number - 1].render(scale=dpi / 72).to_pil()
-                items.append(_ocr(image, number, tesseract_cmd))
-        finally:
+    document: Any = None
+    try:
+        for number, words in enumerate(layers, start=1):
+            verdict = judge_layer(words)
+            if verdict is LayerVerdict.USE:
+                items.append(layout_page(words, number))
+                continue
+            if document is None:
+                document = pypdfium2.PdfDocument(data)
+            image = document[number - 1].render(scale=dpi / 72).to_pil()
+            values = words if verdict is LayerVerdict.VALUES else None
+            items.append(_ocr(image, number, tesseract_cmd, values, dpi / 72))
+    finally:
+        if document is not None:
             document.close()
-    return sorted(items, key=lambda i: i.page)
+    return items
 
 
 def _pdf_word(word: dict[str, Any]) -> PlacedWord:
@@ -81,22 +123,63 @@ def _pdf_word(word: dict[str, Any]) -> PlacedWord:
     )
 
 
-def _ocr(image: Any, page: int, tesseract_cmd: str) -> Item:
-    import pytesseract
-
+def _ocr(
+    image: Any,
+    page: int,
+    tesseract_cmd: str,
+    layer: list[PlacedWord] | None = None,
+    layer_scale: float = 1.0,
+) -> Item:
+    """One page image through Tesseract; `layer` (values of a text layer, in units that
+    `layer_scale` turns into the image's pixels) replaces the OCR's words where it prints."""
     if shutil.which(tesseract_cmd) is None:
         raise OcrUnavailable(
             f"Tesseract OCR is not installed (no {tesseract_cmd!r} on PATH): raster PDF pages, "
             "PNG and JPG files need it (install tesseract-ocr with the rus and eng languages, "
             "or configure OPENBAO__SCAN__SCAN_URL)"
         )
+    prepared = prepare_page(image, deskew=layer is None)
+    words = _tesseract(prepared.image, tesseract_cmd)
+    if layer:
+        factor = layer_scale * prepared.scale
+        scaled = [
+            PlacedWord(
+                w.text, w.x0 * factor, w.x1 * factor, w.top * factor, w.bottom * factor, 100.0
+            )
+            for w in layer
+            if any(ch.isdigit() for ch in w.text)
+        ]
+        words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
+
+    def reread(
+        x0: float, x1: float, top: float, bottom: float, code: bool
+    ) -> tuple[str, float] | None:
+        box = (max(int(x0), 0), max(int(top), 0), int(x1), int(bottom))
+        if box[2] - box[0] < 4 or box[3] - box[1] < 4:
+            return None
+        found = _tesseract(
+            prepared.image.crop(box),
+            tesseract_cmd,
+            _CODE_CONFIG if code else _AMOUNT_CONFIG,
+        )
+        if not found:
+            return None
+        return " ".join(w.text for w in found), min(w.confidence for w in found)
+
+    return layout_page(words, page, prepared.rules, prepared.hrules, reread)
+
+
+def _overlaps(a: PlacedWord, b: PlacedWord) -> bool:
+    return a.x0 < b.x1 and b.x0 < a.x1 and a.top < b.bottom and b.top < a.bottom
+
+
+def _tesseract(image: Any, tesseract_cmd: str, config: str = _TESSERACT_CONFIG) -> list[PlacedWord]:
+    import pytesseract
+
     pytesseract.pytesseract.tesseract_cmd = tesseract_cmd
     try:
         data = pytesseract.image_to_data(
-            image.convert("L"),
-            lang=OCR_LANGUAGES,
-            config=_TESSERACT_CONFIG,
-            output_type=pytesseract.Output.DICT,
+            image, lang=OCR_LANGUAGES, config=config, output_type=pytesseract.Output.DICT
         )
     except pytesseract.TesseractError as exc:
         raise OcrUnavailable(f"Tesseract failed: {str(exc)[:200]}") from None
@@ -116,4 +199,4 @@ def _ocr(image: Any, page: int, tesseract_cmd: str) -> Item:
                 confidence=round(confidence, 1),
             )
         )
-    return layout_page(words, page)
+    return words

@@ -9,15 +9,28 @@ value (signatures, footnotes) are left out. One table per page.
 
 from __future__ import annotations
 
+import bisect
 import re
 import statistics
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from services.arm_statements import lookup_line, parent_code
+from services.scan_gateway.local._raster import HRule, Rule
 from services.scan_gateway.resultset import Cell, Column, Item, Row, Table, TextLine, Word
 
-__all__ = ["PlacedWord", "layout_page"]
+__all__ = ["PlacedWord", "Reread", "layout_page"]
+
+Reread = Callable[[float, float, float, float, bool], tuple[str, float] | None]
 
 _CODE = re.compile(r"^\d{4,5}$")
+_OPEN_PAREN = re.compile(r"\(\s+")
+_CLOSE_PAREN = re.compile(r"\s+\)")
+_HEADER_LINES = 4  # a header spread over more lines is a title block, not a header
+# an amount as printed: digit groups of three, optionally in parentheses or after a minus
+_CLEAN_AMOUNT = re.compile(
+    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|[-–—])$"
+)
 _NUMBER = re.compile(r"^[(\-–—]?[\d\s.,]+\)?$|^[-–—]$")
 
 
@@ -93,22 +106,268 @@ def _fold(text: str) -> str:
 def _is_header(clusters: list[_Cluster]) -> bool:
     texts = [_fold(c.text) for c in clusters]
     return any(t == "код" or t.startswith("код ") for t in texts) or (
-        len(clusters) >= 3 and any("наименование" in t for t in texts)
+        len(clusters) >= 3 and any("наименование" in t or "пояснения" in t for t in texts)
     )
 
 
-def layout_page(words: list[PlacedWord], page: int) -> Item:
-    """The item of one page (one table at most)."""
-    lines = _lines([w for w in words if w.text.strip()])
+def layout_page(
+    words: list[PlacedWord],
+    page: int,
+    rules: Sequence[Rule] = (),
+    hrules: Sequence[HRule] = (),
+    reread: Reread | None = None,
+) -> Item:
+    """The item of one page (one table at most); `rules` and `hrules` are the page's vertical
+    and horizontal ruling lines (none for a text layer); `reread` OCRs one box of the page
+    again, digits only (x0, x1, top, bottom, code?) → (text, confidence), or None."""
+    lines = _lines([w for w in words if w.text.strip() and not _is_noise(w.text)])
     if not lines:
         return Item(name=_name(page), page=page, lines=(), tables=())
     height = statistics.median(w.bottom - w.top for line in lines for w in line) or 1.0
-    gap = height * 1.2
-    clustered = [_clusters(line, gap) for line in lines]
+    clustered = [_clusters(line, height * 1.2) for line in lines]
     header_at = next((i for i, c in enumerate(clustered) if _is_header(c)), None)
     if header_at is None:
         return Item(_name(page), page, tuple(_text_line(line) for line in lines), ())
+    bounds = _band_bounds(lines, header_at, height, rules)
+    if bounds is None:
+        return _anchored(lines, clustered, header_at, page)
+    body_at = next(i for i in range(header_at, len(lines)) if _code_word(lines[i]) is not None)
+    start = _header_start(lines, header_at, body_at)
+    return _banded(lines[:body_at], _rows(lines[body_at:], hrules), start, bounds, page, reread)
 
+
+def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[PlacedWord]]:
+    """Body lines grouped into table rows: where horizontal rules cross the code column, the
+    lines between two rules are one row (a value printed at the foot of a two-line cell)."""
+    codes = [c for line in lines if (c := _code_word(line)) is not None]
+    x = statistics.median((c.x0 + c.x1) / 2 for c in codes)
+    top, bottom = min(w.top for w in lines[0]), max(w.bottom for w in lines[-1])
+    ys = sorted(r.y for r in hrules if r.x0 <= x <= r.x1 and top - 1 <= r.y <= bottom + 1)
+    if len(ys) < 3:
+        return _stitch(lines, statistics.median(c.x1 for c in codes))
+    rows: list[list[PlacedWord]] = []
+    last_slot: int | None = None
+    for line in lines:
+        centre = statistics.median((w.top + w.bottom) / 2 for w in line)
+        slot = bisect.bisect_right(ys, centre)
+        if rows and slot == last_slot and 0 < slot < len(ys):
+            rows[-1] = rows[-1] + line
+        else:
+            rows.append(list(line))
+        last_slot = slot
+    return rows
+
+
+def _stitch(lines: list[list[PlacedWord]], code_x1: float) -> list[list[PlacedWord]]:
+    """An unruled body: a line without a code whose part right of the code column is figures
+    only joins the next or previous line that has a code but no figures, when they are less than 1.6 lines apart (a
+    value set a little higher or lower than its code, as text layers and filled forms do)."""
+
+    def centre(line: list[PlacedWord]) -> float:
+        return statistics.median((w.top + w.bottom) / 2 for w in line)
+
+    def figures(line: list[PlacedWord]) -> list[PlacedWord]:
+        return [w for w in line if w.x0 > code_x1]
+
+    def figures_only(line: list[PlacedWord]) -> bool:
+        right = figures(line)
+        return (
+            _code_word(line) is None and bool(right) and all(_looks_tabular(w.text) for w in right)
+        )
+
+    def bare_code(line: list[PlacedWord]) -> bool:
+        return _code_word(line) is not None and not figures(line)
+
+    def distance(a: list[PlacedWord], b: list[PlacedWord]) -> float:
+        return abs(centre(a) - centre(b)) if a and b else float("inf")
+
+    height = statistics.median(w.bottom - w.top for line in lines for w in line)
+    rows = [list(line) for line in lines]
+    for i, line in enumerate(rows):
+        if not line or not figures_only(line):
+            continue
+        near = [j for j in (i - 1, i + 1) if 0 <= j < len(rows)]
+        for j in sorted(near, key=lambda k: distance(rows[k], line)):
+            if bare_code(rows[j]) and distance(rows[j], line) < height * 1.6:
+                rows[j] = rows[j] + line
+                rows[i] = []
+                break
+    return [row for row in rows if row]
+
+
+def _is_noise(text: str) -> bool:
+    """A «word» of marks only (no letter, digit, dash, bracket or slash): rule remnants, dust."""
+    return not any(ch.isalnum() or ch in "()-–—/%№" for ch in text)
+
+
+def _header_start(lines: list[list[PlacedWord]], header_at: int, body_at: int) -> int:
+    """The header's first line: the «Код» line, or up to two lines above it printed only over
+    the code and value columns (dates printed above a vertically centred «Код»)."""
+    codes = [c for line in lines[body_at:] if (c := _code_word(line)) is not None]
+    left = statistics.median(c.x0 for c in codes) - (codes[0].bottom - codes[0].top)
+    start = header_at
+    while start > 0 and header_at - start < 2 and all(w.x0 >= left for w in lines[start - 1]):
+        start -= 1
+    return start
+
+
+def _code_word(line: list[PlacedWord]) -> PlacedWord | None:
+    """The line's catalogue code: a 4-digit catalogue line or a 5-digit break-down of one."""
+    for word in line:
+        text = word.text.strip(" .|")
+        if _CODE.match(text) and (lookup_line(text) is not None or parent_code(text) is not None):
+            return word
+    return None
+
+
+def _band_bounds(
+    lines: list[list[PlacedWord]], header_at: int, height: float, rules: Sequence[Rule]
+) -> list[float] | None:
+    """Column boundaries (x) of the table: its vertical rules where the body is ruled, else the
+    gaps between the bands its codes and numbers occupy; None without a code column."""
+    body = [(line, code) for line in lines[header_at:] if (code := _code_word(line)) is not None]
+    if len(body) < 2:
+        return None
+    code_x0 = statistics.median(code.x0 for _, code in body)
+    top = min(w.top for w in body[0][0])
+    bottom = max(w.bottom for w in body[-1][0])
+    ruled = _rule_bounds(rules, top, bottom, height)
+    if len(ruled) >= 2 and sum(x > code_x0 for x in ruled) >= 2:
+        return ruled
+    spans: list[list[float]] = []
+    for line, code in body:
+        for word in line:
+            if word.x0 >= code.x0 - height and _looks_tabular(word.text):
+                spans.append([word.x0, word.x1])
+    spans.sort()
+    bands: list[list[float]] = []
+    for x0, x1 in spans:
+        if bands and x0 <= bands[-1][1] + height * 0.8:
+            bands[-1][1] = max(bands[-1][1], x1)
+        else:
+            bands.append([x0, x1])
+    bounds = [bands[0][0] - height]
+    bounds += [(bands[i][1] + bands[i + 1][0]) / 2 for i in range(len(bands) - 1)]
+    return bounds
+
+
+def _rule_bounds(rules: Sequence[Rule], top: float, bottom: float, height: float) -> list[float]:
+    """x of the rules that run through the table body, neighbours closer than a line merged."""
+    span = bottom - top
+    xs = sorted(
+        r.x for r in rules if min(r.bottom, bottom) - max(r.top, top) >= min(span * 0.3, height * 3)
+    )
+    merged: list[float] = []
+    for x in xs:
+        if merged and x - merged[-1] < height:
+            continue
+        merged.append(x)
+    return merged
+
+
+def _banded(
+    above: list[list[PlacedWord]],
+    body_rows: list[list[PlacedWord]],
+    header_at: int,
+    bounds: list[float],
+    page: int,
+    reread: Reread | None,
+) -> Item:
+    """The table with each word in the column whose band holds its centre; `above` are the
+    lines before the body (title block and header from `header_at`)."""
+
+    def column_of(word: PlacedWord) -> int:
+        return bisect.bisect_right(bounds, (word.x0 + word.x1) / 2)
+
+    header_words: dict[int, list[PlacedWord]] = {}
+    for line in above[max(header_at, len(above) - _HEADER_LINES - 2) :]:
+        for word in line:
+            header_words.setdefault(column_of(word), []).append(word)
+    body: list[dict[int, list[PlacedWord]]] = []
+    for line in body_rows:
+        if _code_word(line) is None and not any(ch.isalnum() for w in line for ch in w.text):
+            continue  # a row of dashes and rule remnants
+        cells: dict[int, list[PlacedWord]] = {}
+        for word in line:
+            cells.setdefault(column_of(word), []).append(word)
+        body.append(cells)
+    if reread is not None:
+        codes = [c for line in body_rows if (c := _code_word(line)) is not None]
+        code_column = column_of(codes[len(codes) // 2])
+        for cells in body:
+            _reread_row(cells, code_column, bounds, reread)
+    used = sorted({i for cells in body for i in cells} | set(header_words))
+    index = {column: n for n, column in enumerate(used)}
+    columns = tuple(
+        Column(index[c], _join(header_words.get(c, [])), _min_conf(header_words.get(c, [])))
+        for c in used
+    )
+    rows = [
+        Row(
+            offset,
+            tuple(Cell(index[c], _join(ws), _min_conf(ws)) for c, ws in sorted(cells.items())),
+        )
+        for offset, cells in enumerate(body, start=1)
+    ]
+    return _item(above[:header_at], columns, rows, page)
+
+
+def _reread_row(
+    cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], reread: Reread
+) -> None:
+    """Cells the page-wide OCR misread (a code that is no code, an amount with stray marks) read
+    again from their own box, digits only; the new reading is kept only when it is clean. An
+    amount pieced from two text lines loses its confidence (the mapper flags it for review)."""
+    words = [w for ws in cells.values() for w in ws]
+    top, bottom = min(w.top for w in words), max(w.bottom for w in words)
+    margin = statistics.median(w.bottom - w.top for w in words) * 0.4
+    for column, found in list(cells.items()):
+        text = _join(found)
+        if column == code_column:
+            wanted, pattern = text.replace(" ", ""), _CODE
+        elif column > code_column:
+            wanted, pattern = text, _CLEAN_AMOUNT
+        else:
+            continue
+        pieced = column > code_column and not _one_line(found)
+        if pattern.match(wanted) and not pieced:
+            continue
+        x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
+        x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
+        again = (
+            None if pieced else reread(x0, x1, top - margin, bottom + margin, column == code_column)
+        )
+        new_text, confidence = again if again is not None else ("", 0.0)
+        check = new_text.replace(" ", "") if column == code_column else new_text
+        # a pieced amount is never confirmed by a re-read: a one-line read of a two-line box
+        # puts the same pieces in either order
+        if again is not None and pattern.match(check) and not pieced:
+            cells[column] = [PlacedWord(check, x0, x1, top, bottom, confidence)]
+        elif pieced:
+            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+
+
+def _one_line(words: list[PlacedWord]) -> bool:
+    """All the words centred within half a glyph of the first one (one printed line)."""
+    first = words[0]
+    centre, half = (first.top + first.bottom) / 2, (first.bottom - first.top) / 2
+    return all(abs((w.top + w.bottom) / 2 - centre) <= half for w in words)
+
+
+def _join(words: list[PlacedWord]) -> str:
+    """Words of one cell in reading order (top to bottom by line, then left to right)."""
+    text = " ".join(w.text for w in words)
+    return _OPEN_PAREN.sub("(", _CLOSE_PAREN.sub(")", text))
+
+
+def _min_conf(words: list[PlacedWord]) -> float:
+    return min((w.confidence for w in words), default=0.0)
+
+
+def _anchored(
+    lines: list[list[PlacedWord]], clustered: list[list[_Cluster]], header_at: int, page: int
+) -> Item:
+    """A table without a code column: the header line's cells anchor the columns."""
     anchors = sorted(clustered[header_at], key=lambda c: c.x0)
     bounds = [(anchors[i].x1 + anchors[i + 1].x0) / 2 for i in range(len(anchors) - 1)]
 
@@ -130,6 +389,13 @@ def layout_page(words: list[PlacedWord], page: int) -> Item:
             for index, group in sorted(merged.items())
         )
         rows.append(Row(offset, cells))
+    return _item(lines[:header_at], columns, rows, page)
+
+
+def _item(
+    above: list[list[PlacedWord]], columns: tuple[Column, ...], rows: list[Row], page: int
+) -> Item:
+    """The page's item; rows after the last one with a code or a value (signatures) dropped."""
     last = max(
         (i for i, row in enumerate(rows) if any(_looks_tabular(c.text) for c in row.cells[1:])),
         default=-1,
@@ -142,8 +408,7 @@ def layout_page(words: list[PlacedWord], page: int) -> Item:
         columns=columns,
         rows=tuple(rows[: last + 1]),
     )
-    above = tuple(_text_line(line) for line in lines[:header_at])
-    return Item(_name(page), page, above, (table,))
+    return Item(_name(page), page, tuple(_text_line(line) for line in above), (table,))
 
 
 def _looks_tabular(text: str) -> bool:
