@@ -17,11 +17,17 @@ RUN apt-get update \
 
 WORKDIR /app
 
+# The run-time dependencies exactly as locked (`make lock`; hashes checked), so two builds carry
+# the same packages; no extra: the image has no test servers, sample writers or linters.
+COPY requirements.lock ./
+RUN pip install --require-hashes --no-deps -r requirements.lock
+
 # The project: the import root services/ and the source contracts/ the schema registry reads.
+# `--no-deps`: everything it needs is already installed from the lock above.
 COPY pyproject.toml README.md ./
 COPY services ./services
 COPY contracts ./contracts
-RUN pip install .
+RUN pip install --no-deps .
 
 # The registry finds contracts/ beside services/ (the working directory comes first on the
 # import path of `faststream run`, uvicorn and `python -m`); say it explicitly all the same.
@@ -32,7 +38,11 @@ USER arm-ka
 
 EXPOSE 8000 8001 8002
 
+# The probe asks the port of the service the container runs: ARM_KA_HEALTH_PORT, the default
+# CMD's (tabular-parser, 8001) unless a container running another command sets it (compose
+# gives each service its own healthcheck and disables it for the one-shot migration).
+ENV ARM_KA_HEALTH_PORT=8001
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=5 \
-    CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8001/healthcheck', timeout=4)"
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthcheck' % os.environ['ARM_KA_HEALTH_PORT'], timeout=4)"
 
 CMD ["faststream", "run", "services.tabular_parser.app:create_app", "--factory", "--host", "0.0.0.0", "--port", "8001"]

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo bench clean
+.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo bench lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -70,6 +70,10 @@ demo: install  ## the local stack plus generated sample files sent through it
 
 bench: install  ## benchmarks; reports under benchmarks/results/
 	$(PY) -m benchmarks
+
+lock: install  ## regenerate requirements.lock (the image's run-time dependencies, hashed) with uv
+	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+		--custom-compile-command 'make lock' -o requirements.lock
 
 clean:
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .local

@@ -45,7 +45,7 @@ from nats.aio.msg import Msg
 from pydantic import SecretStr
 
 from benchmarks._osv_workbook import osv_spec
-from services.runtime.embedded import start_nats_server, start_s3_server
+from services.devstack.embedded import start_nats_server, start_s3_server
 from services.runtime.protocol import Admitted, RequestProtocol
 from services.runtime.service import service_backlog, service_protocol
 from services.runtime.settings import S3Settings, load_settings

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from services.runtime.embedded import NatsServer, S3Server, start_nats_server, start_s3_server
+from services.devstack.embedded import NatsServer, S3Server, start_nats_server, start_s3_server
 from services.runtime.settings import S3Settings, Settings, load_settings
 from services.runtime.storage import S3Storage
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import httpx
 
-from services.runtime.embedded import (
+from services.devstack.embedded import (
     NatsServer,
     S3Server,
     free_port,

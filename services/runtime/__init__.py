@@ -1,5 +1,4 @@
-"""What every service shares: settings, messaging, /healthcheck, S3 storage, logging, and the
-embedded servers for tests and the local stack.
+"""What every service shares: settings, messaging, /healthcheck, S3 storage and logging.
 
 The request protocol (`protocol`, its `backlog`), the worker sandbox (`sandbox`) and the
 recogniser seam (`recognizer`) are imported from their own modules. The names below are re-exported lazily

@@ -247,14 +247,25 @@ class S3Settings(_Group):
 
 
 class DbSettings(_Group):
-    """`OPENBAO__DB__*`: the SQLAlchemy URL. Secret, since it may carry a password."""
+    """`OPENBAO__DB__*`: the SQLAlchemy URL. Secret, since it may carry a password.
+
+    `db_password`, when set, becomes the URL's password, escaped by SQLAlchemy: a deployment
+    that builds the URL from parts (compose) cannot URL-encode a password with `@ : /`.
+    """
 
     db_url: SecretStr = SecretStr("sqlite+aiosqlite:///./arm-ka.sqlite3")
+    db_password: SecretStr | None = None
 
     @property
     def url(self) -> str:
         """The URL to hand to SQLAlchemy."""
-        return self.db_url.get_secret_value()
+        raw = self.db_url.get_secret_value()
+        if self.db_password is None:
+            return raw
+        from sqlalchemy.engine import make_url
+
+        password = self.db_password.get_secret_value()
+        return make_url(raw).set(password=password).render_as_string(hide_password=False)
 
     @property
     def safe_url(self) -> str:
@@ -375,6 +386,8 @@ def _walk_secrets(model: BaseModel) -> Iterator[str]:
             yield value.get_secret_value()
         elif isinstance(value, BaseModel):
             yield from _walk_secrets(value)
+            if isinstance(value, DbSettings) and value.db_password is not None:
+                yield value.url  # the URL with the password escaped into it
 
 
 def _env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:

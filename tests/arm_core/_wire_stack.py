@@ -21,7 +21,7 @@ from nats.aio.msg import Msg
 
 from services.arm_core.app import CoreApp, create_app
 from services.arm_core.settings import CoreSettings
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 from services.runtime.storage import S3Storage
 
 WAIT = 30.0

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from services.devstack import LocalStack
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 from tests.builders import write_xlsx
 from tests.cli._run import arm_ka
 from tests.tabular_parser.statements._forms import onec_workbook

@@ -12,7 +12,7 @@ import pytest
 
 from services.devstack.__main__ import arm_ka_command
 from services.devstack._stack import SQLITE_NAME, LocalStack, StackError, reset_local_state
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

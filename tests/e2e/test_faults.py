@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from services.devstack import LocalStack
-from services.runtime.embedded import S3Server, TcpProxy, start_s3_server, start_tcp_proxy
+from services.devstack.embedded import S3Server, TcpProxy, start_s3_server, start_tcp_proxy
 from tests.e2e import _files
 from tests.e2e._system import (
     ACTIVE,

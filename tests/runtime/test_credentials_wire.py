@@ -15,7 +15,7 @@ import nats.errors
 import pytest
 from nats.aio.msg import Msg
 
-from services.runtime.embedded import NatsServer, start_nats_server
+from services.devstack.embedded import NatsServer, start_nats_server
 from services.runtime.messaging import MSG_ID_HEADER, build_broker, msg_id
 from services.runtime.settings import load_settings
 

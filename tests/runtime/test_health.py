@@ -11,7 +11,7 @@ import pytest
 from faststream.asgi import AsgiFastStream
 from faststream.nats import NatsBroker
 
-from services.runtime.embedded import NatsServer, TcpProxy, start_tcp_proxy
+from services.devstack.embedded import NatsServer, TcpProxy, start_tcp_proxy
 from services.runtime.health import healthcheck_route, log_subjects, nats_state
 from services.runtime.messaging import build_broker
 from services.runtime.settings import Settings, SubjectRole, load_settings

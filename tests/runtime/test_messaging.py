@@ -18,7 +18,7 @@ import pytest
 from faststream.nats import NatsBroker, TestNatsBroker
 from nats.aio.msg import Msg
 
-from services.runtime.embedded import NatsServer, TcpProxy, start_tcp_proxy
+from services.devstack.embedded import NatsServer, TcpProxy, start_tcp_proxy
 from services.runtime.health import nats_state
 from services.runtime.messaging import (
     MSG_ID_HEADER,

