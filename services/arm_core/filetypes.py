@@ -2,14 +2,12 @@
 
 The extension alone is the client's word; the signature alone cannot tell XLSX from XLSB (both
 ZIP). A file is accepted only when both agree, so a renamed PDF never reaches the tabular
-parser. Only the ZIP central directory is read (no member is decompressed), and only to look
-for the workbook part.
+parser. The signature is the contract's one sniffer (`services.contract.filetypes`), the one
+tabular-parser and the CLI ask too, so what the core accepts as XLSX is XLSX to the parser.
 """
 
 from __future__ import annotations
 
-import io
-import zipfile
 from dataclasses import dataclass
 from typing import Literal
 
@@ -19,17 +17,14 @@ from services.arm_core.problem_types import (
     UNSUPPORTED_FILE_CONTENT,
     UNSUPPORTED_FILE_TYPE,
 )
+from services.contract.filetypes import EXTENSIONS, FileType, sniff, type_from_name
 
 __all__ = [
     "FILE_TYPES",
     "DetectedType",
     "FileType",
     "detect_type",
-    "sniff",
-    "type_from_name",
 ]
-
-FileType = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,66 +53,12 @@ FILE_TYPES: dict[FileType, DetectedType] = {
     "JPG": DetectedType("JPG", "image", "image/jpeg", "jpg"),
 }
 
-_EXTENSIONS: dict[str, FileType] = {
-    "xls": "XLS",
-    "xlsx": "XLSX",
-    "xlsb": "XLSB",
-    "pdf": "PDF",
-    "png": "PNG",
-    "jpg": "JPG",
-    "jpeg": "JPG",
-}
-
-_OLE2 = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-_ZIP = b"PK\x03\x04"
-_PNG = b"\x89PNG\r\n\x1a\n"
-_JPG = b"\xff\xd8\xff"
-_PDF = b"%PDF-"
-# The workbook stream of an OLE2 compound file is named in UTF-16LE in its directory.
-_OLE_WORKBOOK = ("Workbook".encode("utf-16-le"), "Book".encode("utf-16-le"))
-
-
-def type_from_name(name: str) -> FileType | None:
-    """The type the file's extension claims, or None for an unsupported extension."""
-    stem, dot, ext = name.rpartition(".")
-    if not dot or not stem:
-        return None
-    return _EXTENSIONS.get(ext.lower())
-
-
-def sniff(data: bytes) -> FileType | None:
-    """The type the content's signature shows, or None when it is none of ours."""
-    if data.startswith(_PNG):
-        return "PNG"
-    if data.startswith(_JPG):
-        return "JPG"
-    if _PDF in data[:1024]:
-        return "PDF"
-    if data.startswith(_OLE2):
-        return "XLS" if any(marker in data for marker in _OLE_WORKBOOK) else None
-    if data.startswith(_ZIP):
-        return _sniff_zip(data)
-    return None
-
-
-def _sniff_zip(data: bytes) -> FileType | None:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            names = {name.lower() for name in archive.namelist()}
-    except (zipfile.BadZipFile, ValueError, OSError):
-        return None
-    if "xl/workbook.xml" in names:
-        return "XLSX"
-    if "xl/workbook.bin" in names:
-        return "XLSB"
-    return None
-
 
 def detect_type(name: str, data: bytes) -> DetectedType:
     """The agreed type of an upload, or `UploadRejected` saying why not."""
     claimed = type_from_name(name)
     if claimed is None:
-        supported = ", ".join(sorted({f".{ext}" for ext in _EXTENSIONS}))
+        supported = ", ".join(sorted({f".{ext}" for ext in EXTENSIONS}))
         raise UploadRejected(
             UNSUPPORTED_FILE_TYPE,
             f"the file extension is not supported; use one of {supported}",

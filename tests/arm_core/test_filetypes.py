@@ -8,7 +8,8 @@ import zipfile
 import pytest
 
 from services.arm_core.exceptions import UploadRejected
-from services.arm_core.filetypes import detect_type, sniff, type_from_name
+from services.arm_core.filetypes import detect_type
+from services.contract.filetypes import sniff, type_from_name
 
 EXTENSIONS = {
     "XLSX": "xlsx",
@@ -100,3 +101,58 @@ def test_type_from_name_reads_only_the_last_extension() -> None:
     """`a.pdf.xlsx` claims XLSX; a name without a stem claims nothing."""
     assert type_from_name("a.pdf.xlsx") == "XLSX"
     assert type_from_name(".pdf") is None
+
+
+def _zip(parts: dict[str, str]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, text in parts.items():
+            archive.writestr(name, text)
+    return out.getvalue()
+
+
+def _agreement_corpus(sample_files: dict[str, bytes]) -> dict[str, bytes]:
+    """The supported files plus the edge cases the three sniffers used to disagree on."""
+    xlsx = sample_files["XLSX"]
+    central = xlsx.rfind(b"PK\x01\x02")
+    return {
+        **sample_files,
+        "workbook part without [Content_Types].xml": _zip({"xl/workbook.xml": "<workbook/>"}),
+        "upper-case part names": _zip(
+            {"[CONTENT_TYPES].XML": "<Types/>", "XL/WORKBOOK.XML": "<workbook/>"}
+        ),
+        "central directory destroyed": xlsx[:central] + b"\0" * (len(xlsx) - central),
+        "truncated zip": xlsx[:200],
+        "plain zip": _zip({"word/document.xml": "<w/>"}),
+        "OLE2 without a workbook stream": b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 600,
+        "text": b"just some text",
+    }
+
+
+def test_core_parser_and_cli_agree_on_every_file(sample_files: dict[str, bytes]) -> None:
+    """One sniffer: for each file the core accepts it as type T at upload (named .t) exactly
+    when tabular-parser's `detect_format` (for workbooks) and the CLI's `file_type` say T, and
+    it refuses it exactly when they find no workbook or image in it."""
+    from services.cli._filetype import file_type
+    from services.tabular_parser.excel import detect_format
+
+    seen = {}
+    for label, data in _agreement_corpus(sample_files).items():
+        found = sniff(data)
+        seen[label] = found
+        assert file_type("unnamed", data) == found, label
+        excel = detect_format(data)
+        assert excel == (found if found in {"XLS", "XLSX", "XLSB"} else None), label
+        for claimed in ("xlsx", "xls", "xlsb", "pdf", "png", "jpg"):
+            try:
+                accepted = detect_type(f"f.{claimed}", data).file_type
+            except UploadRejected:
+                accepted = None
+            assert accepted == (found if found is not None and found.lower() == claimed else None)
+    # The cases themselves: an OPC package needs its content types; a damaged container that
+    # names its workbook part goes on (the reader then says UNREADABLE and why).
+    assert seen["workbook part without [Content_Types].xml"] is None
+    assert seen["upper-case part names"] == "XLSX"
+    assert seen["central directory destroyed"] == "XLSX"
+    assert seen["truncated zip"] is None
+    assert seen["OLE2 without a workbook stream"] is None

@@ -28,8 +28,9 @@ from typing import TypeVar, cast
 
 import python_calamine
 
+from services.contract.filetypes import ole_workbook_stream
+
 from ._meta import SheetMeta
-from ._ole import workbook_stream
 from ._strays import strip_xlsb_strays, strip_xlsx_strays
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
@@ -118,7 +119,7 @@ def _read_xlsx(data: bytes, limits: Limits) -> Workbook:
 
 def _scan(data: bytes, fmt: ExcelFormat, limits: Limits) -> dict[str, SheetMeta]:
     if fmt == "XLS":
-        stream = workbook_stream(data)
+        stream = ole_workbook_stream(data)
         if stream is None:
             raise UnreadableWorkbook("no Workbook stream", fmt=fmt)
         return scan_xls(stream, limits)
