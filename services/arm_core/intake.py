@@ -35,6 +35,7 @@ from services.arm_core._contract import envelope_problems
 from services.arm_core._text import storable
 from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
+from services.arm_core.mapping import envelope_metrics
 from services.contract import Registry
 from services.runtime.messaging import MSG_ID_HEADER
 
@@ -148,8 +149,9 @@ def service_values(job: RecognitionJob, envelope: Mapping[str, Any]) -> dict[str
         "service_name": job.service_name or service.get("name"),
         "service_version": job.service_version or service.get("version"),
     }
-    if isinstance(envelope.get("metrics"), dict):
-        values["metrics"] = envelope["metrics"]
+    metrics = envelope_metrics(envelope.get("metrics"))
+    if metrics is not None:
+        values["metrics"] = metrics
     return values
 
 

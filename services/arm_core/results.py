@@ -32,7 +32,7 @@ from services.arm_core.intake import (
     close_in_error,
     service_values,
 )
-from services.arm_core.mapping import MappedResult, map_result, structured_warnings
+from services.arm_core.mapping import MappedResult, envelope_metrics, map_result
 from services.contract import Kind, Registry, default_registry, parse_version
 from services.runtime.storage import S3Storage, StorageError
 
@@ -185,8 +185,8 @@ async def _reject(
 ) -> bool:
     reason = reason[:_MAX_REASON]
     log.warning("job %s: result file rejected: %s", job.id, reason)
-    metrics = dict(envelope.get("metrics") or {})
-    metrics["warnings"] = structured_warnings(metrics.get("warnings"))
+    metrics = envelope_metrics(envelope.get("metrics")) or {}
+    metrics.setdefault("warnings", [])
     metrics["mapping_error"] = reason
     return await close_in_error(
         session,

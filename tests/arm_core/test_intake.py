@@ -84,6 +84,32 @@ async def test_error_envelope_closes_the_job(
     assert row.metrics == {"duration_ms": 5, "warnings": []}
 
 
+async def test_a_1_0_error_envelope_stores_its_string_warnings_as_legacy_structures(
+    intake: Intake, make_job: Any, reload: Any, envelope: Any
+) -> None:
+    """spec 001: any 1.x input's string `metrics.warnings` become
+    {code: LEGACY_WARNING, severity: info, message} in the job's metrics; an error envelope
+    (no result file to map) included. Its other metrics stay as sent."""
+    job = await make_job(status=JobStatus.PROCESSING)
+    body = envelope(
+        job,
+        "error",
+        major=1,
+        metrics={"duration_ms": 7, "warnings": ["лист «Справка» пропущен", "OCR: стр. 2"]},
+    )
+    outcome = await intake.handle(raw(body), {"Nats-Msg-Id": f"result:{job.id}:1"})
+    assert outcome == IntakeOutcome.FINISHED
+    row = await reload(job.id)
+    assert (row.status, row.error_code) == ("error", "UNREADABLE")
+    assert row.metrics == {
+        "duration_ms": 7,
+        "warnings": [
+            {"code": "LEGACY_WARNING", "severity": "info", "message": "лист «Справка» пропущен"},
+            {"code": "LEGACY_WARNING", "severity": "info", "message": "OCR: стр. 2"},
+        ],
+    }
+
+
 async def test_schema_mismatch_without_ack_closes_a_published_job(
     intake: Intake, make_job: Any, reload: Any, envelope: Any
 ) -> None:

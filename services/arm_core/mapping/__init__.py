@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from services.arm_core.mapping._common import LEGACY_WARNING, structured_warnings
+from services.arm_core.mapping._common import (
+    LEGACY_WARNING,
+    envelope_metrics,
+    structured_warnings,
+)
 from services.arm_core.mapping.mappers import MAPPERS, map_result
 from services.arm_core.mapping.model import CoreIssue, MappedDocument, MappedResult
 from services.arm_core.mapping.v1 import (
@@ -23,6 +27,7 @@ __all__ = [
     "CoreIssue",
     "MappedDocument",
     "MappedResult",
+    "envelope_metrics",
     "map_result",
     "map_v1",
     "map_v2",

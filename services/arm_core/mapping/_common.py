@@ -7,7 +7,13 @@ from typing import Any
 
 from services.arm_core.exceptions import MappingError
 
-__all__ = ["LEGACY_WARNING", "job_status", "merged_metrics", "structured_warnings"]
+__all__ = [
+    "LEGACY_WARNING",
+    "envelope_metrics",
+    "job_status",
+    "merged_metrics",
+    "structured_warnings",
+]
 
 LEGACY_WARNING = "LEGACY_WARNING"
 """Code of a 1.x string warning turned into a structure (severity info)."""
@@ -23,6 +29,18 @@ def structured_warnings(warnings: object) -> list[Any]:
         else item
         for item in warnings
     ]
+
+
+def envelope_metrics(metrics: object) -> dict[str, Any] | None:
+    """An envelope's own metrics as the job stores them (no result file to merge with: an
+    error envelope, a rejected file): a copy whose 1.x string warnings are LEGACY_WARNING
+    structures, as spec 001 asks for any 1.x input; None when there are none."""
+    if not isinstance(metrics, Mapping):
+        return None
+    stored = dict(metrics)
+    if "warnings" in stored:
+        stored["warnings"] = structured_warnings(stored["warnings"])
+    return stored
 
 
 def merged_metrics(file_metrics: object, envelope_metrics: object) -> dict[str, Any]:
