@@ -2,7 +2,7 @@
 
 The extension alone is the client's word; the signature alone cannot tell XLSX from XLSB (both
 ZIP). A file is accepted only when both agree, so a renamed PDF never reaches the tabular
-parser. The signature is the contract's one sniffer (`services.contract.filetypes`), the one
+parser (a TIFF scan, which the contract lacks, is made a PDF before: `tiff.py`). The signature is the contract's one sniffer (`services.contract.filetypes`), the one
 tabular-parser and the CLI ask too, so what the core accepts as XLSX is XLSX to the parser.
 """
 
@@ -17,6 +17,7 @@ from services.arm_core.problem_types import (
     UNSUPPORTED_FILE_CONTENT,
     UNSUPPORTED_FILE_TYPE,
 )
+from services.arm_core.tiff import TIFF_EXTENSIONS
 from services.contract.filetypes import EXTENSIONS, FileType, sniff, type_from_name
 
 __all__ = [
@@ -58,7 +59,7 @@ def detect_type(name: str, data: bytes) -> DetectedType:
     """The agreed type of an upload, or `UploadRejected` saying why not."""
     claimed = type_from_name(name)
     if claimed is None:
-        supported = ", ".join(sorted({f".{ext}" for ext in EXTENSIONS}))
+        supported = ", ".join(sorted({f".{ext}" for ext in (*EXTENSIONS, *TIFF_EXTENSIONS)}))
         raise UploadRejected(
             UNSUPPORTED_FILE_TYPE,
             f"the file extension is not supported; use one of {supported}",

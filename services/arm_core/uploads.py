@@ -1,7 +1,9 @@
 """Accepting a file: checks, S3 first, then the file and its queued job in one transaction.
 
 The S3 key is built by the core (`uploads/{file_id}/source.{ext}`); the client's file name is
-kept only as data, cut to its base name when a client sends a path. If the database
+kept only as data, cut to its base name when a client sends a path. A TIFF scan is stored as
+the PDF made of it (`tiff.py`; the file is a PDF to the contract) and, as sent, at
+`uploads/{file_id}/original.tiff`. If the database
 commit fails after the object was written, the object is deleted again, so a refused or failed
 upload leaves nothing behind. The queued job row is the outbox entry: once committed, the
 relay publishes it even if this process dies right after.
@@ -9,6 +11,7 @@ relay publishes it even if this process dies right after.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import unicodedata
@@ -30,11 +33,21 @@ from services.arm_core.problem_types import (
     INVALID_FILE_NAME,
     MISSING_FILE_NAME,
 )
+from services.arm_core.tiff import is_tiff_name, tiff_to_pdf
 from services.runtime.storage import S3Storage, StorageError
 
-__all__ = ["MAX_NAME_LENGTH", "Accepted", "UploadService", "check_name", "upload_key"]
+__all__ = [
+    "MAX_NAME_LENGTH",
+    "TIFF_CONTENT_TYPE",
+    "Accepted",
+    "UploadService",
+    "check_name",
+    "original_key",
+    "upload_key",
+]
 
 MAX_NAME_LENGTH = 255
+TIFF_CONTENT_TYPE = "image/tiff"
 
 log = logging.getLogger("services.arm_core.uploads")
 
@@ -63,6 +76,11 @@ def check_name(name: str | None) -> str:
 def upload_key(file_id: uuid.UUID, extension: str) -> str:
     """The S3 key of an upload: built from the core's id and the detected type only."""
     return f"uploads/{file_id}/source.{extension}"
+
+
+def original_key(file_id: uuid.UUID) -> str:
+    """The S3 key of an uploaded TIFF scan, kept as sent beside the PDF made of it."""
+    return f"uploads/{file_id}/original.tiff"
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,15 +120,33 @@ class UploadService:
         """Check, store and queue one upload."""
         original_name = check_name(name)
         self.check_size(len(data))
-        detected = detect_type(original_name, data)
+        scan: bytes | None = None  # a TIFF, kept beside the PDF made of it
+        if is_tiff_name(original_name):
+            scan, data = data, await asyncio.to_thread(tiff_to_pdf, data)
+            if len(data) > self.max_bytes:
+                raise UploadRejected(
+                    FILE_TOO_LARGE,
+                    f"the PDF made of the TIFF is larger than {self.max_bytes} bytes",
+                )
+            detected = FILE_TYPES["PDF"]
+        else:
+            detected = detect_type(original_name, data)
         file_id, job_id = uuid.uuid4(), uuid.uuid4()
         key = upload_key(file_id, detected.extension)
+        stored = [key]
         try:
             await self._storage.put_bytes(
                 self._bucket, key, data, content_type=detected.content_type
             )
+            if scan is not None:
+                stored.append(original_key(file_id))
+                await self._storage.put_bytes(
+                    self._bucket, stored[-1], scan, content_type=TIFF_CONTENT_TYPE
+                )
         except StorageError as exc:
             log.error("upload %s: S3 put failed: %s", file_id, exc)
+            for written in stored[:-1]:
+                await self._remove_object(written)
             raise Unavailable("the file could not be stored; try again later") from exc
         now = utcnow()
         file = StoredFile(
@@ -138,11 +174,13 @@ class UploadService:
             async with self._sessions() as session, session.begin():
                 session.add_all([file, job])
         except SQLAlchemyError as exc:
-            log.error("upload %s: database commit failed; removing the S3 object", file_id)
-            await self._remove_object(key)
+            log.error("upload %s: database commit failed; removing the S3 objects", file_id)
+            for written in stored:
+                await self._remove_object(written)
             raise Unavailable("the file could not be registered; try again later") from exc
         except BaseException:
-            await self._remove_object(key)
+            for written in stored:
+                await self._remove_object(written)
             raise
         self._on_queued()
         return Accepted(file=file, job=job)
