@@ -17,7 +17,11 @@ from dataclasses import dataclass
 from PIL import Image, ImageSequence
 
 from services.arm_core.exceptions import UploadRejected
-from services.arm_core.problem_types import FILE_TYPE_MISMATCH, UNSUPPORTED_FILE_CONTENT
+from services.arm_core.problem_types import (
+    FILE_TOO_LARGE,
+    FILE_TYPE_MISMATCH,
+    UNSUPPORTED_FILE_CONTENT,
+)
 
 __all__ = ["DEFAULT_DPI", "MAX_PAGES", "TIFF_EXTENSIONS", "is_tiff", "is_tiff_name", "tiff_to_pdf"]
 
@@ -58,15 +62,17 @@ class _Page:
     smask: bytes | None  # an alpha channel, as its own image
 
 
-def tiff_to_pdf(data: bytes) -> bytes:
-    """A PDF with one page per TIFF page; `UploadRejected` (415) when it is no readable TIFF."""
+def tiff_to_pdf(data: bytes, max_bytes: int | None = None) -> bytes:
+    """A PDF with one page per TIFF page; `UploadRejected` when it is no readable TIFF (415)
+    or its pages outgrow `max_bytes` (413, checked page by page: a small TIFF of huge blank
+    pages is stopped early, not converted whole)."""
     if not is_tiff(data):
         raise UploadRejected(
             FILE_TYPE_MISMATCH, "the file is named as TIFF, but its content is not a TIFF"
         )
     try:
         with Image.open(io.BytesIO(data), formats=["TIFF"]) as tiff:
-            pages = list(_pages(tiff))
+            pages = list(_pages(tiff, max_bytes))
     except UploadRejected:
         raise
     except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
@@ -76,12 +82,19 @@ def tiff_to_pdf(data: bytes) -> bytes:
     return _pdf(pages)
 
 
-def _pages(tiff: Image.Image) -> Iterator[_Page]:
+def _pages(tiff: Image.Image, max_bytes: int | None) -> Iterator[_Page]:
+    size = 0
     for number, frame in enumerate(ImageSequence.Iterator(tiff), start=1):
         if number > MAX_PAGES:
             raise UploadRejected(UNSUPPORTED_FILE_CONTENT, f"the TIFF has over {MAX_PAGES} pages")
         frame.load()
-        yield _page(frame, number)
+        page = _page(frame, number)
+        size += len(page.image) + len(page.smask or b"")
+        if max_bytes is not None and size > max_bytes:
+            raise UploadRejected(
+                FILE_TOO_LARGE, f"the PDF made of the TIFF is larger than {max_bytes} bytes"
+            )
+        yield page
 
 
 def _page(frame: Image.Image, number: int) -> _Page:

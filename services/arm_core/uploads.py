@@ -122,12 +122,8 @@ class UploadService:
         self.check_size(len(data))
         scan: bytes | None = None  # a TIFF, kept beside the PDF made of it
         if is_tiff_name(original_name):
-            scan, data = data, await asyncio.to_thread(tiff_to_pdf, data)
-            if len(data) > self.max_bytes:
-                raise UploadRejected(
-                    FILE_TOO_LARGE,
-                    f"the PDF made of the TIFF is larger than {self.max_bytes} bytes",
-                )
+            scan, data = data, await asyncio.to_thread(tiff_to_pdf, data, self.max_bytes)
+            self.check_size(len(data))  # the page streams fit; the PDF's frame may not
             detected = FILE_TYPES["PDF"]
         else:
             detected = detect_type(original_name, data)

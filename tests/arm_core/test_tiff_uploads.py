@@ -117,6 +117,18 @@ def test_what_is_no_readable_tiff_is_refused(data: bytes, status: int) -> None:
     assert info.value.status == status
 
 
+def test_a_tiff_that_outgrows_the_limit_is_stopped_at_the_page_that_does() -> None:
+    """A small TIFF of large pages (compressed well in the TIFF, not as raw Flate of noise)
+    is refused with 413 once the PDF's pages pass the limit, not converted whole."""
+    noise = Image.effect_noise((400, 400), 80).convert("L")
+    tiff = _tiff([noise] * 6, compression="tiff_lzw")
+    whole = tiff_to_pdf(tiff)
+    with pytest.raises(UploadRejected) as info:
+        tiff_to_pdf(tiff, max_bytes=len(whole) // 3)
+    assert info.value.status == 413
+    assert tiff_to_pdf(tiff, max_bytes=len(whole)) == whole
+
+
 async def _keys(settings: CoreSettings) -> list[str]:
     async with S3Storage(settings.s3) as s3:
         resp = await s3.client.list_objects_v2(Bucket=settings.s3.s3_bucket)
