@@ -118,10 +118,12 @@ async def _exchange(
         "code_verifier": verifier,
     }
     secret = settings.auth_client_secret
-    auth = (settings.auth_client_id, secret.get_secret_value()) if secret is not None else None
+    auth: httpx.Auth | None = None
+    if secret is not None:  # a confidential client: client_secret_basic (RFC 6749 §2.3.1)
+        auth = httpx.BasicAuth(settings.auth_client_id, secret.get_secret_value())
     try:
-        async with httpx.AsyncClient(timeout=settings.auth_http_timeout_seconds) as http:
-            response = await http.post(found.token_endpoint, data=form, auth=auth)
+        async with httpx.AsyncClient(timeout=settings.auth_http_timeout_seconds, auth=auth) as http:
+            response = await http.post(found.token_endpoint, data=form)
     except httpx.HTTPError as exc:
         raise Unavailable("the identity provider could not be reached; try again later") from exc
     body = _json(response)
