@@ -205,7 +205,10 @@ def create_app(
         version=_service_version(),
         description=(
             "Uploads, recognition jobs and their results. Errors are RFC 9457 problems "
-            "(`application/problem+json`) whose `type` names the kind; see docs/api.md."
+            "(`application/problem+json`) whose `type` names the kind; see docs/api.md. "
+            "Every /api/v1 route needs an access token of the bank's OpenID Connect provider "
+            "(`Authorization: Bearer`, or the page's login cookie) with the role it names: "
+            "integrator (upload, re-run, read), analyst (read), admin (delete, everything)."
         ),
         docs_url=None,
         redoc_url=None,
