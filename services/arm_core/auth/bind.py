@@ -4,8 +4,9 @@
 is configured. It runs where the address is known before a socket is opened: in
 `python -m services.arm_core serve --host …`, and in `create_app` when the process is the
 uvicorn CLI (compose and the Dockerfile run `uvicorn … --factory --host 0.0.0.0`), whose
-`--host` / `--uds` / `UVICORN_HOST` say where it will listen. A UNIX socket counts as local.
-Whatever else starts the app, the dependency refuses non-loopback clients (dependency.py).
+`--host` / `--uds` / `UVICORN_HOST` say where it will listen. A UNIX socket is no loopback
+address (a proxy in front of it may serve anyone, and its requests name no client): it needs
+an issuer too. Whatever else starts the app, the dependency refuses non-loopback clients.
 """
 
 from __future__ import annotations
@@ -35,15 +36,14 @@ UNAUTHENTICATED_WARNING = (
     "are refused; set the issuer before serving anyone else"
 )
 
-# uvicorn's own default host, and what a UNIX socket binds to as far as this rule goes.
+# uvicorn's own default host.
 _UVICORN_DEFAULT_HOST = "127.0.0.1"
-_UNIX_SOCKET = "unix-socket"
 
 
 def is_loopback(host: str | None) -> bool:
-    """True for localhost, 127.0.0.0/8 and ::1 (and a UNIX socket); False for anything else,
-    0.0.0.0 and :: included (they listen on every interface)."""
-    return host == _UNIX_SOCKET or is_loopback_host(host)
+    """True for localhost, 127.0.0.0/8 and ::1; False for anything else, 0.0.0.0 and ::
+    included (they listen on every interface), and None (an unknown client)."""
+    return is_loopback_host(host)
 
 
 def check_bind(settings: AuthSettings, host: str) -> None:
@@ -81,8 +81,9 @@ def uvicorn_bind(
     program = Path(argv[0])
     if program.name != "uvicorn" and program.parent.name != "uvicorn":
         return None
-    if _option(argv, "--uds") or environ.get("UVICORN_UDS"):
-        return _UNIX_SOCKET
+    uds = _option(argv, "--uds") or environ.get("UVICORN_UDS")
+    if uds:
+        return f"unix:{uds}"
     if _option(argv, "--fd") or environ.get("UVICORN_FD"):
         return None
     return _option(argv, "--host") or environ.get("UVICORN_HOST") or _UVICORN_DEFAULT_HOST

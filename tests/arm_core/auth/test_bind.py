@@ -36,9 +36,11 @@ def test_loopback_hosts_need_no_issuer(host: str) -> None:
     check_bind(AuthSettings(), host)
 
 
-@pytest.mark.parametrize("host", ["0.0.0.0", "::", "10.1.2.3", "192.168.0.10", "core.bank"])
+@pytest.mark.parametrize(
+    "host", ["0.0.0.0", "::", "10.1.2.3", "192.168.0.10", "core.bank", "unix:/run/core.sock"]
+)
 def test_other_hosts_without_an_issuer_are_a_settings_error(host: str) -> None:
-    """Any other address (every interface, a LAN address, a name) is refused with a
+    """Any other address (every interface, a LAN address, a name, a UNIX socket) is refused with a
     SettingsError naming OPENBAO__AUTH__AUTH_ISSUER; with an issuer it is allowed."""
     with pytest.raises(SettingsError) as caught:
         check_bind(AuthSettings(), host)
@@ -54,7 +56,7 @@ def test_other_hosts_without_an_issuer_are_a_settings_error(host: str) -> None:
         (["/x/site-packages/uvicorn/__main__.py", "m:f", "--host=10.0.0.1"], {}, "10.0.0.1"),
         (["/usr/local/bin/uvicorn", "m:f", "--factory"], {}, "127.0.0.1"),
         (["/usr/local/bin/uvicorn", "m:f"], {"UVICORN_HOST": "0.0.0.0"}, "0.0.0.0"),
-        (["/usr/local/bin/uvicorn", "m:f", "--uds", "/run/core.sock"], {}, "unix-socket"),
+        (["/usr/local/bin/uvicorn", "m:f", "--uds", "/run/core.sock"], {}, "unix:/run/core.sock"),
         (["/usr/local/bin/uvicorn", "m:f", "--fd", "3"], {}, None),
         (["/usr/bin/pytest", "--host", "0.0.0.0"], {}, None),
     ],
@@ -63,7 +65,7 @@ def test_the_uvicorn_cli_bind_address_is_read(
     argv: list[str], env: dict[str, str], host: str | None
 ) -> None:
     """Where the uvicorn CLI will listen: --host (uvicorn's default 127.0.0.1), UVICORN_HOST,
-    a UNIX socket; unknown (None) for --fd or another program."""
+    a UNIX socket (no loopback address); unknown (None) for --fd or another program."""
     assert uvicorn_bind(argv, env) == host
 
 
