@@ -25,6 +25,7 @@ from faststream_fastapi import FastStreamAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from services.arm_core._periodic import PeriodicTask
+from services.arm_core.auth import announce, auth_state, check_bind, install_auth, uvicorn_bind
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
@@ -121,6 +122,7 @@ def create_app(
     on_final: FinalResultHandler | StagedFinalHandler | None = None,
     run_background: bool = True,
     registry: Registry | None = None,
+    bind_host: str | None = None,
 ) -> CoreApp:
     """Build the core from settings (the environment by default).
 
@@ -129,8 +131,14 @@ def create_app(
     (`ResultFileHandler`).
     `registry` is the contract registry (the process-wide one by default).
     `run_background=False` leaves the relay and the sweeper stopped (tests drive them).
+    `bind_host` is where the server will listen (default: the uvicorn CLI's `--host`, when that
+    CLI runs the process); without an identity provider anything but loopback is refused
+    with a `SettingsError` before anything starts.
     """
     settings = settings or load_settings(CoreSettings)
+    host = bind_host if bind_host is not None else uvicorn_bind()
+    if host is not None:
+        check_bind(settings.auth, host)
     engine = create_engine(settings.db.url)
     sessions = create_session_factory(engine)
     broker = build_broker(settings, client_name=SERVICE_NAME, logger=log)
@@ -197,7 +205,10 @@ def create_app(
         version=_service_version(),
         description=(
             "Uploads, recognition jobs and their results. Errors are RFC 9457 problems "
-            "(`application/problem+json`) whose `type` names the kind; see docs/api.md."
+            "(`application/problem+json`) whose `type` names the kind; see docs/api.md. "
+            "Every /api/v1 route needs an access token of the bank's OpenID Connect provider "
+            "(`Authorization: Bearer`, or the page's login cookie) with the role it names: "
+            "integrator (upload, re-run, read), analyst (read), admin (delete, everything)."
         ),
         docs_url=None,
         redoc_url=None,
@@ -210,17 +221,21 @@ def create_app(
     )
     api.state.api_deps = ApiDeps(sessions, uploads, retention)
     install_problem_handlers(api)
+    install_auth(api, settings.auth)
     api.include_router(build_api_router())
     install_docs(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")
+    auth = auth_state(settings.auth)
 
     @api.get(HEALTHCHECK_PATH, tags=["health"])
     async def healthcheck() -> dict[str, Any]:
-        """Liveness and the subjects in use; answered whatever the state of NATS."""
-        return health_payload(
+        """Liveness, the subjects in use and how requests are authenticated (open to all);
+        answered whatever the state of NATS."""
+        payload = health_payload(
             service=SERVICE_NAME, version=_service_version(), subjects=subjects, broker=broker
         )
+        return {**payload, "auth": auth}
 
     return CoreApp(
         broker,
@@ -269,6 +284,7 @@ def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
         log_subjects(
             SERVICE_NAME, settings.nats, ("tabular_request", "image_request", "result"), log
         )
+        announce(settings.auth, log)
         try:
             async with core.storage:
                 try:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import uuid
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from pydantic import RootModel
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core._api_deps import Deps
+from services.arm_core.auth import require
 from services.arm_core.db.documents import Document
 from services.arm_core.db.models import RecognitionJob, StoredFile
 from services.arm_core.document_read import (
@@ -98,7 +99,7 @@ def _detail(document: Document, rows_total: int | None) -> DocumentOut:
 
 def build_document_router() -> APIRouter:
     """The document routes (mounted under `/api/v1`)."""
-    router = APIRouter(tags=["documents"])
+    router = APIRouter(tags=["documents"], dependencies=[Depends(require("integrator", "analyst"))])
 
     @router.get(
         "/files/{file_id}/documents", response_model=DocumentList, responses=problem_responses(*_ID)

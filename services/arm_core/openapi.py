@@ -3,7 +3,8 @@
 FastAPI's document is completed here with what its decorators cannot say: every error response
 carries the `Problem` schema under `application/problem+json` with one example per problem type
 the route can give, FastAPI's own 422 (`HTTPValidationError`, never sent: the core answers a
-problem) is replaced, and `/docs` loads Swagger UI from the vendored `swagger_ui/` folder, so
+problem) is replaced, every operation that needs a role (its `security` names the bearer token
+or the login cookie) lists the 401 and 403 problems, and `/docs` loads Swagger UI from the vendored `swagger_ui/` folder, so
 that the page works on a machine without internet.
 """
 
@@ -19,7 +20,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 
-from services.arm_core.problem_types import INVALID_REQUEST, ProblemType
+from services.arm_core.problem_types import FORBIDDEN, INVALID_REQUEST, UNAUTHENTICATED, ProblemType
 from services.arm_core.problems import PROBLEM_JSON
 from services.arm_core.schemas import Problem
 
@@ -74,9 +75,13 @@ def openapi_document(app: FastAPI) -> dict[str, Any]:
     schemas: dict[str, Any] = document.setdefault("components", {}).setdefault("schemas", {})
     schemas["Problem"] = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
     invalid = problem_responses(INVALID_REQUEST)[INVALID_REQUEST.status]
+    secured = {str(k): v for k, v in problem_responses(UNAUTHENTICATED, FORBIDDEN).items()}
     for path in document.get("paths", {}).values():
         for operation in path.values():
             responses = operation.get("responses", {})
+            if operation.get("security"):
+                responses.update(secured)
+                operation["responses"] = responses = dict(sorted(responses.items()))
             given = responses.get("422")
             if given is None:
                 continue

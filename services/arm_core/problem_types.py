@@ -12,6 +12,7 @@ __all__ = [
     "EMPTY_FILE",
     "FILE_TOO_LARGE",
     "FILE_TYPE_MISMATCH",
+    "FORBIDDEN",
     "INVALID_FILE_NAME",
     "INVALID_REQUEST",
     "JOB_IN_FLIGHT",
@@ -19,6 +20,7 @@ __all__ = [
     "NOT_AN_OSV_DOCUMENT",
     "NOT_FOUND",
     "PROBLEM_TYPES",
+    "UNAUTHENTICATED",
     "UNAVAILABLE",
     "UNSUPPORTED_FILE_CONTENT",
     "UNSUPPORTED_FILE_TYPE",
@@ -96,11 +98,25 @@ JOB_IN_FLIGHT = ProblemType(
     "Job in flight",
     "The file has a queued, published or processing job; delete it once the job has ended.",
 )
+UNAUTHENTICATED = ProblemType(
+    "unauthenticated",
+    401,
+    "Authentication required",
+    "No valid bearer token or login cookie: missing, expired, for another audience or issuer, "
+    "or badly signed; `WWW-Authenticate` says which.",
+)
+FORBIDDEN = ProblemType(
+    "forbidden",
+    403,
+    "Forbidden",
+    "The caller is known but lacks the role the operation needs (integrator, analyst or admin).",
+)
 UNAVAILABLE = ProblemType(
     "unavailable",
     503,
     "Service unavailable",
-    "Storage or the database failed; nothing was changed, the request may be retried.",
+    "Storage, the database or the identity provider failed; nothing was changed, the request "
+    "may be retried.",
 )
 
 PROBLEM_TYPES: tuple[ProblemType, ...] = (
@@ -115,10 +131,17 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     NOT_AN_OSV_DOCUMENT,
     NOT_FOUND,
     JOB_IN_FLIGHT,
+    UNAUTHENTICATED,
+    FORBIDDEN,
     UNAVAILABLE,
 )
 
-# What POST /files can answer: every check of the upload, a bad form, a failed dependency.
+# What POST /files can answer: every check of the upload, a bad form, a failed dependency
+# (401 and 403 are added to every secured operation by the OpenAPI document itself).
 UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
-    *(p for p in PROBLEM_TYPES if p not in {NOT_AN_OSV_DOCUMENT, NOT_FOUND, JOB_IN_FLIGHT}),
+    *(
+        p
+        for p in PROBLEM_TYPES
+        if p not in {NOT_AN_OSV_DOCUMENT, NOT_FOUND, JOB_IN_FLIGHT, UNAUTHENTICATED, FORBIDDEN}
+    ),
 )

@@ -5,7 +5,8 @@ flight refuses the deletion with 409, since its service is reading the object), 
 deleted (the foreign keys cascade to jobs, documents and their parts), then every object under
 `uploads/{file_id}/`, `results/{file_id}/` and `raw/{file_id}/` is removed, and only then is the
 transaction committed. If S3 fails, the rows stay and the request can be repeated (deleting an
-absent object is no error). The audit line names the file, what was removed and the client.
+absent object is no error). The audit line names the file, what was removed, who (the
+caller's subject) and from where (the client address).
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ class FileRetention:
         self._storage = storage
         self._buckets = tuple(dict.fromkeys(buckets))
 
-    async def delete_file(self, file_id: uuid.UUID, *, actor: str) -> Deleted:
+    async def delete_file(
+        self, file_id: uuid.UUID, *, actor: str, client: str | None = None
+    ) -> Deleted:
         """Delete everything of `file_id`; `Conflict` while one of its jobs is in flight."""
         try:
             async with self._sessions() as session, session.begin():
@@ -94,13 +97,14 @@ class FileRetention:
             raise Unavailable("the file could not be deleted; try again later") from exc
         deleted = Deleted(file_id, name, len(statuses), documents or 0, objects)
         audit.info(
-            "file deleted: file_id=%s name=%r jobs=%d documents=%d objects=%d by=%s",
+            "file deleted: file_id=%s name=%r jobs=%d documents=%d objects=%d by=%s client=%s",
             file_id,
             name,
             deleted.jobs,
             deleted.documents,
             deleted.objects,
             actor,
+            client or "unknown",
         )
         return deleted
 

@@ -10,11 +10,12 @@ import uuid
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, File, Query, Request, Response, UploadFile
+from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
 from sqlalchemy import ColumnElement, ScalarSelect, func, select
 from sqlalchemy.orm import aliased, selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
+from services.arm_core.auth import Principal, require
 from services.arm_core.db.models import RecognitionJob, StoredFile
 from services.arm_core.document_routes import build_document_router
 from services.arm_core.exceptions import NotFound, Unavailable, UploadRejected
@@ -43,6 +44,11 @@ from services.runtime.storage import ObjectNotFound, StorageError
 __all__ = ["API_PREFIX", "ApiDeps", "build_api_router"]
 _READ_CHUNK = 1024 * 1024
 _ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
+# Who may: read (integrator, analyst), upload and re-run (integrator), delete (admin); admin
+# passes every check.
+_READ = [Depends(require("integrator", "analyst"))]
+_UPLOAD = [Depends(require("integrator"))]
+_Admin = Annotated[Principal, Depends(require("admin"))]
 _Limit = Annotated[int, Query(ge=1, le=500, description="Page size")]
 _Offset = Annotated[int, Query(ge=0, description="Items to skip")]
 _From = Annotated[dt.datetime | None, Query(description="Created at or after (ISO 8601)")]
@@ -113,6 +119,7 @@ def build_api_router() -> APIRouter:
     @router.post(
         "/files",
         status_code=201,
+        dependencies=_UPLOAD,
         response_model=UploadOut,
         tags=["files"],
         responses={
@@ -151,6 +158,7 @@ def build_api_router() -> APIRouter:
 
     @router.get(
         "/files",
+        dependencies=_READ,
         response_model=FilePage,
         tags=["files"],
         responses=problem_responses(INVALID_REQUEST, UNAVAILABLE),
@@ -196,6 +204,7 @@ def build_api_router() -> APIRouter:
 
     @router.get(
         "/files/{file_id}",
+        dependencies=_READ,
         response_model=FileOut,
         tags=["files"],
         responses=problem_responses(*_ID),
@@ -214,6 +223,7 @@ def build_api_router() -> APIRouter:
 
     @router.get(
         "/files/{file_id}/content",
+        dependencies=_READ,
         tags=["files"],
         response_class=Response,
         responses={
@@ -250,12 +260,14 @@ def build_api_router() -> APIRouter:
         tags=["files"],
         responses=problem_responses(*_ID, JOB_IN_FLIGHT),
     )
-    async def delete_file(deps: Deps, request: Request, file_id: uuid.UUID) -> FileDeleted:
+    async def delete_file(
+        deps: Deps, request: Request, principal: _Admin, file_id: uuid.UUID
+    ) -> FileDeleted:
         """Delete the file, its jobs, documents and S3 objects (uploads, results, raw) in one
-        audited operation; refused (409) while one of its jobs is queued, published or
-        processing."""
+        audited operation (by whom: the token's subject); refused (409) while one of its jobs
+        is queued, published or processing."""
         client = request.client.host if request.client else "unknown"
-        deleted = await deps.retention.delete_file(file_id, actor=client)
+        deleted = await deps.retention.delete_file(file_id, actor=principal.subject, client=client)
         return FileDeleted(
             file_id=deleted.file_id,
             original_name=deleted.original_name,
@@ -266,6 +278,7 @@ def build_api_router() -> APIRouter:
 
     @router.post(
         "/files/{file_id}/recognitions",
+        dependencies=_UPLOAD,
         status_code=201,
         response_model=JobOut,
         tags=["files"],
@@ -284,6 +297,7 @@ def build_api_router() -> APIRouter:
 
     @router.get(
         "/jobs",
+        dependencies=_READ,
         response_model=JobPage,
         tags=["jobs"],
         responses=problem_responses(INVALID_REQUEST, UNAVAILABLE),
@@ -322,6 +336,7 @@ def build_api_router() -> APIRouter:
 
     @router.get(
         "/jobs/{job_id}",
+        dependencies=_READ,
         response_model=JobOut,
         tags=["jobs"],
         responses=problem_responses(*_ID),

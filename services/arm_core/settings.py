@@ -1,21 +1,123 @@
 """arm-core's own knobs on top of the shared `Settings`.
 
 Plain environment names, like the spec's tuning knobs: how long each pipeline gets to answer
-(reply_deadline = publish time + budget), the upload size limit, and the relay's rhythm.
+(reply_deadline = publish time + budget), the upload size limit, and the relay's rhythm. The
+OpenID Connect provider the REST API and the page trust is the group `OPENBAO__AUTH__*`
+(`AuthSettings`): its client secret is a secret kept in OpenBao like the other credentials.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+import ipaddress
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-from services.runtime.settings import Settings, plain_env
+from services.runtime.settings import Settings, SettingsError, plain_env
 
-__all__ = ["CoreSettings", "Pipeline"]
+__all__ = ["ROLES", "AuthSettings", "CoreSettings", "Pipeline", "is_loopback_host"]
 
 Pipeline = Literal["tabular", "image"]
+
+# The roles of arm-core: integrator (upload, read), analyst (read, correct, mark reviewed,
+# export), admin (delete, and everything the others may do).
+ROLES: frozenset[str] = frozenset({"integrator", "analyst", "admin"})
+
+# Symmetric algorithms would let anyone holding the verification key sign tokens.
+_ASYMMETRIC = frozenset(
+    {"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}
+)
+_KEY = "OPENBAO__AUTH__AUTH_"
+
+
+def is_loopback_host(host: str | None) -> bool:
+    """True for localhost, 127.0.0.0/8 and ::1; False for anything else (0.0.0.0 included)."""
+    if not host:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class AuthSettings(BaseModel):
+    """`OPENBAO__AUTH__*`: the OpenID Connect provider whose tokens arm-core accepts.
+
+    No issuer: the embedded, unauthenticated default (loopback only). With an issuer, the
+    client id is required (the page logs in as that client; it is the default audience).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    auth_issuer: str | None = None
+    auth_client_id: str | None = None
+    auth_client_secret: SecretStr | None = None
+    auth_audience: str | None = None
+    auth_roles_claim: str = "realm_access.roles"
+    auth_role_map: dict[str, str] = Field(default_factory=dict)
+    auth_algorithms: str = "RS256"
+    auth_leeway_seconds: float = Field(30.0, ge=0, le=300)
+    auth_jwks_lifespan_seconds: float = Field(300.0, gt=0)
+    auth_jwks_cooldown_seconds: float = Field(30.0, ge=0)
+    auth_http_timeout_seconds: float = Field(5.0, gt=0)
+    auth_redirect_url: str | None = None
+
+    @field_validator(
+        "auth_issuer", "auth_client_id", "auth_client_secret", "auth_audience", mode="before"
+    )
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value.strip() if isinstance(value, str) else value
+
+    @model_validator(mode="after")
+    def _check(self) -> AuthSettings:
+        problems: dict[str, str] = {}
+        if self.auth_issuer is not None and not _is_secure_url(self.auth_issuer):
+            problems[_KEY + "ISSUER"] = "must be an https URL (http only on a loopback host)"
+        if self.auth_issuer is not None and self.auth_client_id is None:
+            problems[_KEY + "CLIENT_ID"] = "is required when AUTH_ISSUER is set"
+        if not self.algorithms or not set(self.algorithms) <= _ASYMMETRIC:
+            problems[_KEY + "ALGORITHMS"] = "must name asymmetric JWS algorithms only (RS256…)"
+        if not self.auth_roles_claim or any(not p for p in self.auth_roles_claim.split(".")):
+            problems[_KEY + "ROLES_CLAIM"] = "must be a dotted claim path (realm_access.roles)"
+        if not set(self.auth_role_map.values()) <= ROLES:
+            problems[_KEY + "ROLE_MAP"] = f"must map to the roles {', '.join(sorted(ROLES))}"
+        if self.auth_redirect_url is not None and urlsplit(self.auth_redirect_url).scheme not in (
+            "http",
+            "https",
+        ):
+            problems[_KEY + "REDIRECT_URL"] = "must be an absolute http(s) URL"
+        if problems:
+            raise SettingsError(problems)
+        return self
+
+    @property
+    def enabled(self) -> bool:
+        """True when tokens are checked (an issuer is configured)."""
+        return self.auth_issuer is not None
+
+    @property
+    def algorithms(self) -> list[str]:
+        """AUTH_ALGORITHMS split on commas."""
+        return [part.strip() for part in self.auth_algorithms.split(",") if part.strip()]
+
+    @property
+    def audience(self) -> str | None:
+        """The `aud` a token must carry: AUTH_AUDIENCE, else the client id."""
+        return self.auth_audience or self.auth_client_id
+
+
+def _is_secure_url(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return True
+    return parts.scheme == "http" and is_loopback_host(parts.hostname)
 
 
 class CoreSettings(Settings):
@@ -42,6 +144,7 @@ class CoreSettings(Settings):
     db_migrate_on_start: bool | None = Field(
         None, validation_alias=plain_env("DB_MIGRATE_ON_START")
     )
+    auth: AuthSettings = AuthSettings()
 
     def reply_budget(self, pipeline: str) -> dt.timedelta:
         """How long a service of `pipeline` has from publish to final result."""

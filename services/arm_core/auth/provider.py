@@ -1,0 +1,162 @@
+"""The OpenID Connect provider: its discovery document, its keys, and checking its tokens.
+
+A token is accepted when its signature verifies with a key of the provider's JWKS (PyJWT's
+`PyJWKClient`: the set is cached for AUTH_JWKS_LIFESPAN_SECONDS and fetched again when a token
+names an unknown `kid`, at most once per AUTH_JWKS_COOLDOWN_SECONDS, so a flood of made-up
+kids cannot hammer the provider), its algorithm is one of AUTH_ALGORITHMS, `iss` is the
+provider's issuer, `aud` holds the audience, and `exp` (required, like `sub`) has not passed.
+The discovery document is read once and kept; a failure is retried by the next request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import jwt
+from jwt import PyJWKClient
+
+from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.principal import Principal, roles_from_claims
+from services.arm_core.exceptions import Unavailable
+from services.arm_core.settings import AuthSettings
+
+__all__ = ["Discovery", "OidcProvider", "VerifiedToken"]
+
+_WELL_KNOWN = "/.well-known/openid-configuration"
+
+# PyJWT's exceptions → the fixed text of our 401 (its own messages may quote the input).
+_REASONS: tuple[tuple[type[Exception], str], ...] = (
+    (jwt.ExpiredSignatureError, "the token has expired"),
+    (jwt.ImmatureSignatureError, "the token is not valid yet"),
+    (jwt.InvalidAudienceError, "the token is not meant for this service (audience)"),
+    (jwt.InvalidIssuerError, "the token was not issued by the configured provider"),
+    (jwt.InvalidSignatureError, "the token's signature does not verify"),
+    (jwt.InvalidAlgorithmError, "the token's signing algorithm is not accepted"),
+    (jwt.MissingRequiredClaimError, "the token lacks a required claim (exp, sub, aud, iss)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Discovery:
+    """What arm-core uses of the provider's discovery document."""
+
+    issuer: str
+    authorization_endpoint: str
+    token_endpoint: str
+    jwks_uri: str
+    end_session_endpoint: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VerifiedToken:
+    """A checked token: who it names and until when it is valid."""
+
+    principal: Principal
+    expires_at: dt.datetime
+
+
+class OidcProvider:
+    """Reads the discovery document and the JWKS of AUTH_ISSUER and checks tokens against them."""
+
+    def __init__(self, settings: AuthSettings) -> None:
+        assert settings.auth_issuer is not None  # only built with an issuer
+        self.settings = settings
+        self._issuer = settings.auth_issuer
+        self._discovery: Discovery | None = None
+        self._jwks: PyJWKClient | None = None
+        self._lock = asyncio.Lock()
+
+    def __repr__(self) -> str:
+        return f"OidcProvider(issuer={self._issuer!r})"
+
+    async def discovery(self) -> Discovery:
+        """The provider's endpoints (fetched once); `Unavailable` when it cannot be read."""
+        if self._discovery is not None:
+            return self._discovery
+        async with self._lock:
+            if self._discovery is None:
+                self._discovery = await self._fetch_discovery()
+        return self._discovery
+
+    async def _fetch_discovery(self) -> Discovery:
+        url = self._issuer.rstrip("/") + _WELL_KNOWN
+        try:
+            async with httpx.AsyncClient(timeout=self.settings.auth_http_timeout_seconds) as http:
+                response = await http.get(url)
+                response.raise_for_status()
+                document = response.json()
+            found = Discovery(
+                issuer=str(document["issuer"]),
+                authorization_endpoint=str(document["authorization_endpoint"]),
+                token_endpoint=str(document["token_endpoint"]),
+                jwks_uri=str(document["jwks_uri"]),
+                end_session_endpoint=_optional(document.get("end_session_endpoint")),
+            )
+        except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+            raise Unavailable(
+                "the identity provider could not be reached; try again later"
+            ) from exc
+        if found.issuer.rstrip("/") != self._issuer.rstrip("/"):
+            # OIDC Discovery §4.3: the document must name the issuer it was fetched for.
+            raise Unavailable("the identity provider's discovery document names another issuer")
+        return found
+
+    def _jwks_client(self, jwks_uri: str) -> PyJWKClient:
+        if self._jwks is None or self._jwks.uri != jwks_uri:
+            self._jwks = PyJWKClient(
+                jwks_uri,
+                cache_jwk_set=True,
+                lifespan=self.settings.auth_jwks_lifespan_seconds,
+                timeout=self.settings.auth_http_timeout_seconds,
+                cooldown_duration=self.settings.auth_jwks_cooldown_seconds,
+            )
+        return self._jwks
+
+    async def verify(self, token: str) -> VerifiedToken:
+        """Check `token`; `NotAuthenticated` saying why it is refused, `Unavailable` when the
+        provider's keys cannot be fetched."""
+        found = await self.discovery()
+        jwks = self._jwks_client(found.jwks_uri)
+        try:
+            # urllib under the hood: a JWKS fetch must not block the event loop.
+            key = await asyncio.to_thread(jwks.get_signing_key_from_jwt, token)
+            claims: dict[str, Any] = jwt.decode(
+                token,
+                key,
+                algorithms=self.settings.algorithms,
+                audience=self.settings.audience,
+                issuer=found.issuer,
+                leeway=self.settings.auth_leeway_seconds,
+                options={"require": ["exp", "sub", "iss", "aud"]},
+            )
+        except jwt.PyJWKClientConnectionError as exc:
+            raise Unavailable("the identity provider's keys could not be fetched") from exc
+        except jwt.PyJWKClientError as exc:
+            raise NotAuthenticated(
+                "the token is signed by a key the provider does not publish"
+            ) from exc
+        except jwt.PyJWTError as exc:
+            raise NotAuthenticated(_reason(exc)) from exc
+        subject = claims.get("sub")
+        if not isinstance(subject, str) or not subject:
+            raise NotAuthenticated("the token lacks a required claim (exp, sub, aud, iss)")
+        roles = roles_from_claims(
+            claims, self.settings.auth_roles_claim, self.settings.auth_role_map
+        )
+        expires = dt.datetime.fromtimestamp(float(claims["exp"]), tz=dt.UTC)
+        return VerifiedToken(Principal(subject, roles), expires)
+
+
+def _optional(value: Any) -> str | None:
+    return str(value) if value else None
+
+
+def _reason(exc: Exception) -> str:
+    for kind, text in _REASONS:
+        if isinstance(exc, kind):
+            return text
+    return "the token is malformed or invalid"

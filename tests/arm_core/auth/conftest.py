@@ -1,0 +1,75 @@
+"""Fixtures of the authentication tests: the fake provider on loopback and arm-core on it.
+
+`core(auth=..., base_url=..., client=...)` builds the core (real S3 and database of the
+harness, lifespan running) with the given `OPENBAO__AUTH__*` values and answers an in-memory
+HTTP client on it; `oidc` is the usual set of those values for `provider`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from services.arm_core.app import CoreApp, create_app
+from services.arm_core.settings import CoreSettings
+from services.runtime.settings import S3Settings
+
+from ._provider import AUDIENCE, CLIENT_ID, FakeProvider
+
+CoreFactory = Callable[..., Awaitable[tuple[CoreApp, httpx.AsyncClient]]]
+
+
+@pytest.fixture
+def provider() -> Iterator[FakeProvider]:
+    """The fake provider, started on a free loopback port for one test."""
+    running = FakeProvider().start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def oidc(provider: FakeProvider) -> dict[str, Any]:
+    """AuthSettings values trusting `provider` (JWKS refresh cooldown off unless overridden)."""
+    return {
+        "auth_issuer": provider.issuer,
+        "auth_client_id": CLIENT_ID,
+        "auth_audience": AUDIENCE,
+        "auth_jwks_cooldown_seconds": 0,
+    }
+
+
+@pytest.fixture
+async def core(
+    core_settings: Callable[..., CoreSettings],
+    s3_settings: S3Settings,
+    bucket: str,
+    sessions: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[CoreFactory]:
+    """A factory of cores on the harness's S3 and database, closed at the end of the test."""
+    async with contextlib.AsyncExitStack() as stack:
+
+        async def make(
+            auth: dict[str, Any] | None = None,
+            *,
+            base_url: str = "http://core",
+            client: tuple[str, int] = ("127.0.0.1", 50000),
+        ) -> tuple[CoreApp, httpx.AsyncClient]:
+            settings = core_settings(
+                s3={**s3_settings.model_dump(), "s3_bucket": bucket}, auth=auth or {}
+            )
+            app = create_app(settings, run_background=False)
+            await stack.enter_async_context(app.api.router.lifespan_context(app.api))
+            transport = httpx.ASGITransport(app=app, client=client)
+            http = await stack.enter_async_context(
+                httpx.AsyncClient(transport=transport, base_url=base_url)
+            )
+            return app, http
+
+        yield make
