@@ -12,6 +12,7 @@ __all__ = [
     "EMPTY_FILE",
     "FILE_TOO_LARGE",
     "FILE_TYPE_MISMATCH",
+    "INVALID_CORRECTION",
     "INVALID_FILE_NAME",
     "INVALID_REQUEST",
     "JOB_IN_FLIGHT",
@@ -87,6 +88,13 @@ NOT_AN_OSV_DOCUMENT = ProblemType(
     "Not an ОСВ document",
     "Only ОСВ documents have rows; a statement form's values are in its lines.",
 )
+INVALID_CORRECTION = ProblemType(
+    "invalid-correction",
+    422,
+    "Invalid correction",
+    "The correction names no such line, column or field, or its new value is not valid "
+    "(an amount, a line code, a header field value); `detail` says why.",
+)
 NOT_FOUND = ProblemType(
     "not-found", 404, "Not found", "No file, job or document with that id (or not of that file)."
 )
@@ -113,6 +121,7 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     FILE_TYPE_MISMATCH,
     INVALID_REQUEST,
     NOT_AN_OSV_DOCUMENT,
+    INVALID_CORRECTION,
     NOT_FOUND,
     JOB_IN_FLIGHT,
     UNAVAILABLE,
@@ -120,5 +129,9 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
 
 # What POST /files can answer: every check of the upload, a bad form, a failed dependency.
 UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
-    *(p for p in PROBLEM_TYPES if p not in {NOT_AN_OSV_DOCUMENT, NOT_FOUND, JOB_IN_FLIGHT}),
+    *(
+        p
+        for p in PROBLEM_TYPES
+        if p not in {NOT_AN_OSV_DOCUMENT, INVALID_CORRECTION, NOT_FOUND, JOB_IN_FLIGHT}
+    ),
 )
