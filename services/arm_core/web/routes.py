@@ -42,7 +42,6 @@ from services.arm_core.document_read import (
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
 from services.arm_core.routes import file_conditions, read_limited
-from services.arm_core.schemas import JobStatusName
 from services.arm_core.web import source
 from services.arm_core.web.views import money, statement_view
 from services.arm_statements.money import format_amount, parse_amount
@@ -97,6 +96,8 @@ def _render(request: Request, template: str, code: int = 200, **context: Any) ->
 
 
 async def _file_page_data(deps: ApiDeps, status: str | None, offset: int) -> dict[str, Any]:
+    # The filter's «все» sends an empty status; an unknown one filters nothing either.
+    status = status if status in STATUS_NAMES else None
     conditions = file_conditions(status=status, name=None, uploaded_from=None, uploaded_to=None)  # type: ignore[arg-type]
     async with deps.sessions() as session:
         total = await session.scalar(
@@ -173,7 +174,7 @@ def build_web_router() -> APIRouter:
     async def files_page(
         request: Request,
         deps: Deps,
-        status: Annotated[JobStatusName | None, Query()] = None,
+        status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
         data = await _file_page_data(deps, status, offset)
@@ -183,7 +184,7 @@ def build_web_router() -> APIRouter:
     async def files_table(
         request: Request,
         deps: Deps,
-        status: Annotated[JobStatusName | None, Query()] = None,
+        status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
         data = await _file_page_data(deps, status, offset)

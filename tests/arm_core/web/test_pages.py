@@ -99,6 +99,8 @@ async def test_the_status_filter_and_paging_select_files(
     errors = await _page(client, "/ui/files/table?status=error")
     assert str(income.file_id) not in errors
     assert "из 0" in errors
+    everything = await _page(client, "/ui/files/table?status=&offset=0")  # the «все» option
+    assert str(income.file_id) in everything
     assert "running" not in needs or 'data-running="no"' in needs
 
 
