@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import openpyxl
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, FilePayload, Page, expect
 
 from services.devstack import LocalStack
 from tests.arm_core.web._doubtful import (
@@ -47,9 +47,8 @@ async def page(browser: Browser, stack: LocalStack) -> AsyncIterator[Page]:
 
 
 async def _upload(page: Page, name: str, data: bytes, mime: str) -> None:
-    await page.set_input_files(
-        "#upload-input", files=[{"name": name, "mimeType": mime, "buffer": data}]
-    )
+    payload: FilePayload = {"name": name, "mimeType": mime, "buffer": data}
+    await page.set_input_files("#upload-input", files=[payload])
 
 
 async def _tab_to(page: Page, selector: str, limit: int = 400) -> None:
