@@ -39,14 +39,13 @@ class Recognised:
         return f"/ui/files/{self.file_id}/documents/{self.document_id}"
 
 
-async def upload_and_recognise(
-    app: CoreApp,
+async def upload_taken(
     client: httpx.AsyncClient,
     sessions: async_sessionmaker[AsyncSession],
     name: str,
     data: bytes,
-) -> Recognised:
-    """Upload `data` through the page, recognise it with the real parser, deliver the result."""
+) -> tuple[StoredFile, RecognitionJob]:
+    """Upload `data` through the page; its job is then taken as if a service had acked it."""
     response = await client.post("/ui/files", files={"file": (name, data)})
     assert response.status_code == 201, response.text
     async with sessions() as session:
@@ -67,6 +66,32 @@ async def upload_and_recognise(
             .where(RecognitionJob.id == job.id)
             .values(status=JobStatus.PROCESSING.value, started_at=dt.datetime.now(dt.UTC))
         )
+    return stored, job
+
+
+async def deliver_result(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    stored: StoredFile,
+    job: RecognitionJob,
+    result: dict[str, Any],
+) -> Recognised:
+    """Deliver a result file for `job` to the core's intake; the first document's ids."""
+    await deliver(app, job, result, build_envelope(job, result["status"]))
+    documents = (await client.get(f"/api/v1/files/{stored.id}/documents")).json()["items"]
+    assert documents, "the result has no documents"
+    return Recognised(stored.id, job.id, uuid.UUID(documents[0]["document_id"]))
+
+
+async def upload_and_recognise(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    sessions: async_sessionmaker[AsyncSession],
+    name: str,
+    data: bytes,
+) -> Recognised:
+    """Upload `data` through the page, recognise it with the real parser, deliver the result."""
+    stored, job = await upload_taken(client, sessions, name, data)
     recognition = recognise_bytes(data)
     request = Job(
         job_id=job.id,
@@ -81,10 +106,7 @@ async def upload_and_recognise(
     result: dict[str, Any] = result_file(
         request, recognition, ServiceInfo("tabular-parser", "test"), 1
     )
-    await deliver(app, job, result, build_envelope(job, result["status"]))
-    documents = (await client.get(f"/api/v1/files/{stored.id}/documents")).json()["items"]
-    assert documents, "the result has no documents"
-    return Recognised(stored.id, job.id, uuid.UUID(documents[0]["document_id"]))
+    return await deliver_result(app, client, stored, job, result)
 
 
 @pytest.fixture

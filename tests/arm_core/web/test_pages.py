@@ -12,17 +12,24 @@ from typing import Any
 
 import httpx
 import openpyxl
+import PIL.Image
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
+from tests.arm_core.conftest import example, for_job
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
     RIGHT_AMOUNT,
     RIGHT_VALUE,
     doubtful_income_xlsx,
 )
-from tests.arm_core.web.conftest import Recognised, upload_and_recognise
+from tests.arm_core.web.conftest import (
+    Recognised,
+    deliver_result,
+    upload_and_recognise,
+    upload_taken,
+)
 from tests.e2e._files import osv_xlsx
 
 pytestmark = [pytest.mark.db]
@@ -315,3 +322,30 @@ async def test_an_osv_document_is_paged_and_exported_flat(
     )
     assert refused.status_code == 422
     assert "ОСВ" in refused.json()["detail"]
+
+
+async def test_a_scan_value_shows_its_page_rendered_from_the_stored_pdf(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    sessions: async_sessionmaker[AsyncSession],
+    sample_files: dict[str, bytes],
+) -> None:
+    """For a PDF the panel shows page 1 rendered from the stored file (a real PNG) and the
+    text the recogniser read for the value."""
+    stored, job = await upload_taken(client, sessions, "scan.pdf", sample_files["PDF"])
+    result = for_job(example("result-statement-minimal.json"), job)
+    scan = await deliver_result(app, client, stored, job, result)
+    document = result["documents"][0]
+    line = next(i for i, ln in enumerate(document["lines"]) if ln["values"])
+    value = document["lines"][line]["values"][0]
+    panel = await _page(client, f"{scan.page}/cell?line={line}&column={value['column_index']}")
+    assert f'src="/ui/files/{scan.file_id}/pages/1.png"' in panel
+    assert f">{value['text']}</strong>" in panel
+    image = await client.get(f"/ui/files/{scan.file_id}/pages/1.png")
+    assert image.status_code == 200
+    assert image.headers["content-type"] == "image/png"
+    with PIL.Image.open(io.BytesIO(image.content)) as png:
+        assert png.width > 100
+        assert png.height > 100
+    missing = await client.get(f"/ui/files/{scan.file_id}/pages/9.png")
+    assert missing.status_code == 404
