@@ -205,7 +205,7 @@ def _apply(document: dict[str, Any], correction: Correction) -> None:
     """Apply one stored correction to the document dict (in place)."""
     kind = correction.kind
     if kind == CorrectionKind.HEADER.value:
-        header = document.setdefault("header", {}) or {}
+        header = dict(document.get("header") or {})
         document["header"] = header
         header[correction.field or ""] = correction.new_value
         fields = header.get("needs_review_fields") or []

@@ -162,7 +162,15 @@ async def test_an_unsupported_upload_shows_a_readable_message(page: Page) -> Non
     """A text file dropped on the page: a Russian sentence, no trace, nothing listed."""
     await page.goto("/ui/files")
     name = f"notes-{uuid.uuid4().hex[:6]}.txt"
-    await _upload(page, name, b"just text", "text/plain")
+    transfer = await page.evaluate_handle(
+        """name => {
+            const transfer = new DataTransfer();
+            transfer.items.add(new File(["just text"], name, { type: "text/plain" }));
+            return transfer;
+        }""",
+        name,
+    )
+    await page.dispatch_event("#drop-zone", "drop", {"dataTransfer": transfer})
     message = page.locator("#upload-message .message.error")
     await expect(message).to_contain_text("Такой файл не распознаётся")
     assert "Traceback" not in await page.content()

@@ -111,6 +111,21 @@ async def test_the_status_filter_and_paging_select_files(
     assert "running" not in needs or 'data-running="no"' in needs
 
 
+async def test_re_run_queues_a_new_attempt_and_refreshes_the_list(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """«Распознать снова» queues attempt 2; the answer tells the list to refresh, which then
+    shows the new attempt queued and polls again."""
+    response = await client.post(f"/ui/files/{income.file_id}/recognitions")
+    assert response.status_code == 204
+    assert response.headers["HX-Trigger"] == "files-changed"
+    table = await _page(client, "/ui/files/table")
+    row = next(r for r in table.split("<tr ") if str(income.file_id) in r)
+    assert 'data-status="queued"' in row
+    assert "<td>2</td>" in row
+    assert 'data-running="yes"' in table
+
+
 async def test_the_document_page_marks_the_doubtful_value_and_the_failed_check(
     client: httpx.AsyncClient, income: Recognised
 ) -> None:
