@@ -77,6 +77,8 @@ templates.env.globals.update(
 )
 _EXCEL = frozenset({"XLS", "XLSX", "XLSB"})
 _ACTIVE = frozenset(s.value for s in ACTIVE_STATUSES)
+# At most two workbooks are read for the source view at once: each is held whole while read.
+_SOURCE_READS = asyncio.Semaphore(2)
 _FILES_PAGE = 20
 _ROWS_PAGE = 100
 Analyst = Annotated[Principal, Depends(require("analyst"))]
@@ -428,8 +430,9 @@ async def _origin(
     if parsed is None:
         return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
     try:
-        data = await deps.uploads.read(stored)
-        workbook = await asyncio.to_thread(source.read_workbook, data)
+        async with _SOURCE_READS:
+            data = await deps.uploads.read(stored)
+            workbook = await asyncio.to_thread(source.read_workbook, data)
     except (StorageError, ExcelError):
         return {"kind": "none", "reason": "исходный файл сейчас не прочитать"}
     window = source.excel_window(
