@@ -373,7 +373,7 @@ def build_web_router() -> APIRouter:
         return await export_file(deps, document, corrected, "xlsx" if fmt == "xlsx" else "csv")
 
     @router.get(f"{UI_PREFIX}/files/{{file_id}}/pages/{{page}}.png")
-    async def page_image(deps: Deps, file_id: uuid.UUID, page: int) -> Response:
+    async def page_image(deps: Deps, _who: Analyst, file_id: uuid.UUID, page: int) -> Response:
         async with deps.sessions() as session:
             stored = await session.get(StoredFile, file_id)
         if stored is None or stored.file_type in _EXCEL:
