@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo bench lock clean
+.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -67,6 +67,9 @@ run: install  ## the local stack on embedded defaults (core on :8000; ARGS="--po
 
 demo: install  ## the local stack plus generated sample files sent through it
 	$(PY) -m services.devstack --demo $(ARGS)
+
+screenshots: install  ## PNGs of the review pages (docs/images/) from a real local stack and Chromium
+	$(PY) -m tests.browser.screenshots docs/images
 
 bench: install  ## benchmarks; reports under benchmarks/results/
 	$(PY) -m benchmarks

@@ -39,6 +39,7 @@ from services.arm_core.routes import ApiDeps, build_api_router
 from services.arm_core.settings import CoreSettings
 from services.arm_core.sweeper import DeadlineSweeper
 from services.arm_core.uploads import UploadService
+from services.arm_core.web import install_web
 from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
 from services.runtime.health import HEALTHCHECK_PATH, health_payload, log_subjects, nats_state
@@ -224,6 +225,7 @@ def create_app(
     install_auth(api, settings.auth)
     api.include_router(build_api_router())
     install_docs(api)
+    install_web(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")
     auth = auth_state(settings.auth)

@@ -13,6 +13,7 @@ __all__ = [
     "FILE_TOO_LARGE",
     "FILE_TYPE_MISMATCH",
     "FORBIDDEN",
+    "INVALID_CORRECTION",
     "INVALID_FILE_NAME",
     "INVALID_REQUEST",
     "JOB_IN_FLIGHT",
@@ -89,6 +90,13 @@ NOT_AN_OSV_DOCUMENT = ProblemType(
     "Not an ОСВ document",
     "Only ОСВ documents have rows; a statement form's values are in its lines.",
 )
+INVALID_CORRECTION = ProblemType(
+    "invalid-correction",
+    422,
+    "Invalid correction",
+    "The correction names no such line, column or field, or its new value is not valid "
+    "(an amount, a line code, a header field value); `detail` says why.",
+)
 NOT_FOUND = ProblemType(
     "not-found", 404, "Not found", "No file, job or document with that id (or not of that file)."
 )
@@ -129,6 +137,7 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     FILE_TYPE_MISMATCH,
     INVALID_REQUEST,
     NOT_AN_OSV_DOCUMENT,
+    INVALID_CORRECTION,
     NOT_FOUND,
     JOB_IN_FLIGHT,
     UNAUTHENTICATED,
@@ -142,6 +151,6 @@ UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
     *(
         p
         for p in PROBLEM_TYPES
-        if p not in {NOT_AN_OSV_DOCUMENT, NOT_FOUND, JOB_IN_FLIGHT, UNAUTHENTICATED, FORBIDDEN}
+        if p not in {NOT_AN_OSV_DOCUMENT, INVALID_CORRECTION, NOT_FOUND, JOB_IN_FLIGHT, UNAUTHENTICATED, FORBIDDEN}
     ),
 )

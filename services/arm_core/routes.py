@@ -16,6 +16,7 @@ from sqlalchemy.orm import aliased, selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
 from services.arm_core.auth import Principal, require
+from services.arm_core.correction_routes import build_correction_router
 from services.arm_core.db.models import RecognitionJob, StoredFile
 from services.arm_core.document_routes import build_document_router
 from services.arm_core.exceptions import NotFound, Unavailable, UploadRejected
@@ -41,7 +42,7 @@ from services.arm_core.schemas import (
 )
 from services.runtime.storage import ObjectNotFound, StorageError
 
-__all__ = ["API_PREFIX", "ApiDeps", "build_api_router"]
+__all__ = ["API_PREFIX", "ApiDeps", "build_api_router", "file_conditions", "read_limited"]
 _READ_CHUNK = 1024 * 1024
 _ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
 # Who may: read (integrator, analyst), upload and re-run (integrator), delete (admin); admin
@@ -55,7 +56,8 @@ _From = Annotated[dt.datetime | None, Query(description="Created at or after (IS
 _To = Annotated[dt.datetime | None, Query(description="Created before (ISO 8601)")]
 
 
-async def _read_limited(upload: UploadFile, max_bytes: int) -> bytes:
+async def read_limited(upload: UploadFile, max_bytes: int) -> bytes:
+    """The upload's bytes, refused (413) past `max_bytes` without reading further."""
     chunks: list[bytes] = []
     total = 0
     while chunk := await upload.read(_READ_CHUNK):
@@ -83,13 +85,14 @@ def _latest_status() -> ScalarSelect[str]:
     )
 
 
-def _file_conditions(
+def file_conditions(
     *,
     status: JobStatusName | None,
     name: str | None,
     uploaded_from: dt.datetime | None,
     uploaded_to: dt.datetime | None,
 ) -> list[ColumnElement[bool]]:
+    """The filters of the file list (the API's and the files page's)."""
     conditions: list[ColumnElement[bool]] = []
     if status is not None:
         conditions.append(_latest_status() == status)
@@ -135,7 +138,7 @@ def build_api_router() -> APIRouter:
         file: Annotated[UploadFile, File(description="the document to recognise")],
     ) -> UploadOut:
         """Store a file (XLS, XLSX, XLSB, PDF, PNG, JPG) and queue its recognition."""
-        data = await _read_limited(file, deps.uploads.max_bytes)
+        data = await read_limited(file, deps.uploads.max_bytes)
         accepted = await deps.uploads.accept(file.filename, data)
         stored, job = accepted.file, accepted.job
         response.headers["Location"] = f"{API_PREFIX}/files/{stored.id}"
@@ -178,7 +181,7 @@ def build_api_router() -> APIRouter:
     ) -> FilePage:
         """Stored files, newest first, with their jobs; filtered by the latest job's status,
         by name and by upload time."""
-        conditions = _file_conditions(
+        conditions = file_conditions(
             status=status, name=name, uploaded_from=uploaded_from, uploaded_to=uploaded_to
         )
         async with deps.sessions() as session:
@@ -350,4 +353,5 @@ def build_api_router() -> APIRouter:
         return JobOut.of(job)
 
     router.include_router(build_document_router())
+    router.include_router(build_correction_router())
     return router

@@ -332,5 +332,6 @@ class LocalStack:
             lines.append(f"{svc.spec.name:<13} {svc.url}/healthcheck   (log: {svc.log_path})")
             if svc.spec.name == "arm-core":
                 lines.append(f"{'':<13} API {svc.url}/api/v1   OpenAPI {svc.url}/docs")
+                lines.append(f"{'':<13} review pages {svc.url}/ui/files")
         lines.append("AsyncAPI site: asyncapi/index.html (open in a browser; works offline)")
         return "\n".join(lines)

@@ -30,6 +30,8 @@ __all__ = [
     "ACTIVE_STATUSES",
     "FINAL_STATUSES",
     "Base",
+    "Correction",
+    "CorrectionKind",
     "JobStatus",
     "RecognitionJob",
     "StoredFile",
@@ -157,3 +159,39 @@ class RecognitionJob(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow, onupdate=utcnow)
 
     file: Mapped[StoredFile] = relationship(back_populates="jobs", lazy="raise")
+
+
+class CorrectionKind(StrEnum):
+    """What an analyst changed in a recognised document."""
+
+    VALUE = "value"
+    LINE_CODE = "line_code"
+    HEADER = "header"
+    CONFIRM = "confirm"
+    REVIEWED = "reviewed"
+
+
+class Correction(Base):
+    """One change an analyst made to a document: who, when, old and new.
+
+    The recognised document is never overwritten; the corrected document is the recognised
+    one with its corrections applied in order (services/arm_core/corrections.py). `line` is
+    the line's position in the document, `column_index` the value's column, `field` a header
+    field. A `reviewed` row marks the document reviewed.
+    """
+
+    __tablename__ = "document_correction"
+    __table_args__ = (Index("ix_document_correction_document", "document_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    document_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("document.id", ondelete="CASCADE")
+    )
+    kind: Mapped[str] = mapped_column(String(16))
+    line: Mapped[int | None] = mapped_column(Integer)
+    column_index: Mapped[int | None] = mapped_column(Integer)
+    field: Mapped[str | None] = mapped_column(String(64))
+    old_value: Mapped[str | None] = mapped_column(Text)
+    new_value: Mapped[str | None] = mapped_column(Text)
+    author: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,202 @@
+"""The correction routes of `/api/v1`: the corrected document, its corrections, export.
+
+- `GET /documents/{document_id}/corrected`: the document with the corrections applied and its
+  checks recomputed, the corrections and the review mark;
+- `GET /documents/{document_id}/corrections`: the corrections, oldest first;
+- `POST /documents/{document_id}/corrections`: a new correction (role `analyst`);
+- `GET /documents/{document_id}/export?format=xlsx|csv`: the corrected document as a file.
+
+Every route needs the `analyst` role; the correction records the principal's subject.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Response
+from pydantic import BaseModel, Field
+
+from services.arm_core._api_deps import Deps
+from services.arm_core.auth import Principal, require
+from services.arm_core.corrections import (
+    CorrectedDocument,
+    CorrectionRequest,
+    add_correction,
+    correction_json,
+    load_corrected,
+)
+from services.arm_core.db.documents import Document
+from services.arm_core.db.models import CorrectionKind
+from services.arm_core.document_read import load_osv_rows, osv_row_json
+from services.arm_core.document_store import is_osv
+from services.arm_core.exceptions import NotFound
+from services.arm_core.export import osv_csv, osv_xlsx, statement_csv, statement_xlsx
+from services.arm_core.openapi import problem_responses
+from services.arm_core.problem_types import (
+    INVALID_CORRECTION,
+    INVALID_REQUEST,
+    NOT_FOUND,
+    UNAVAILABLE,
+)
+
+__all__ = [
+    "CorrectedOut",
+    "CorrectionIn",
+    "CorrectionOut",
+    "build_correction_router",
+    "corrected_out",
+    "export_file",
+]
+
+_ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
+Analyst = Annotated[Principal, Depends(require("analyst"))]
+XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+class CorrectionIn(BaseModel):
+    """A correction: a value (`line`, `column_index`, `value`), a line code (`line`, `value`),
+    a header field (`field`, `value`), a confirmation of a value, or the review mark."""
+
+    kind: Literal["value", "line_code", "header", "confirm", "reviewed"]
+    line: int | None = Field(None, ge=0, description="The line's position in `lines[]`")
+    column_index: int | None = Field(None, ge=0)
+    field: str | None = Field(None, description="A header field, e.g. `inn`")
+    value: str | None = Field(None, description="The new value, as the analyst typed it")
+
+
+class CorrectionOut(BaseModel):
+    """A stored correction: who, when, what, old and new."""
+
+    id: int
+    kind: str
+    line: int | None
+    column_index: int | None
+    field: str | None
+    old_value: str | None
+    new_value: str | None
+    author: str
+    created_at: str
+
+
+class CorrectedOut(BaseModel):
+    """The corrected document (the 2.0 document shape; an ОСВ without its rows)."""
+
+    document_id: uuid.UUID
+    file_id: uuid.UUID
+    document: dict[str, Any]
+    corrections: list[CorrectionOut]
+    reviewed: bool
+    reviewed_by: str | None
+    reviewed_at: str | None
+
+
+def corrected_out(document: Document, corrected: CorrectedDocument) -> CorrectedOut:
+    """The API's answer for a corrected document."""
+    mark = corrected.reviewed
+    return CorrectedOut(
+        document_id=document.id,
+        file_id=document.file_id,
+        document=corrected.document,
+        corrections=[CorrectionOut(**correction_json(c)) for c in corrected.corrections],
+        reviewed=mark is not None,
+        reviewed_by=mark.author if mark else None,
+        reviewed_at=mark.created_at.isoformat() if mark else None,
+    )
+
+
+async def export_file(
+    deps: Deps, document: Document, corrected: CorrectedDocument, fmt: Literal["xlsx", "csv"]
+) -> Response:
+    """The corrected document as an XLSX or CSV download."""
+    if is_osv(document.document_type):
+        async with deps.sessions() as session:
+            rows = [osv_row_json(r) for r in await load_osv_rows(session, document.id)]
+        data = osv_xlsx(rows) if fmt == "xlsx" else osv_csv(rows)
+    else:
+        doc = corrected.document
+        data = statement_xlsx(doc) if fmt == "xlsx" else statement_csv(doc)
+    name = f"{document.document_type.lower()}-{document.id}.{fmt}"
+    return Response(
+        data,
+        media_type=XLSX_TYPE if fmt == "xlsx" else "text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+def build_correction_router() -> APIRouter:
+    """The correction routes (mounted under `/api/v1`)."""
+    router = APIRouter(tags=["corrections"])
+
+    async def _load(deps: Deps, document_id: uuid.UUID) -> tuple[Document, CorrectedDocument]:
+        async with deps.sessions() as session:
+            found = await load_corrected(session, document_id)
+        if found is None:
+            raise NotFound("document", document_id)
+        return found
+
+    @router.get(
+        "/documents/{document_id}/corrected",
+        response_model=CorrectedOut,
+        responses=problem_responses(*_ID),
+    )
+    async def corrected(deps: Deps, _who: Analyst, document_id: uuid.UUID) -> CorrectedOut:
+        """The document with the analysts' corrections applied and its checks recomputed."""
+        return corrected_out(*await _load(deps, document_id))
+
+    @router.get(
+        "/documents/{document_id}/corrections",
+        response_model=list[CorrectionOut],
+        responses=problem_responses(*_ID),
+    )
+    async def corrections(deps: Deps, _who: Analyst, document_id: uuid.UUID) -> list[CorrectionOut]:
+        """The corrections of a document, oldest first."""
+        _document, found = await _load(deps, document_id)
+        return [CorrectionOut(**correction_json(c)) for c in found.corrections]
+
+    @router.post(
+        "/documents/{document_id}/corrections",
+        status_code=201,
+        response_model=CorrectedOut,
+        responses=problem_responses(*_ID, INVALID_CORRECTION),
+    )
+    async def correct(
+        deps: Deps, who: Analyst, document_id: uuid.UUID, body: CorrectionIn
+    ) -> CorrectedOut:
+        """Store a correction (never changing what was recognised); answers the corrected
+        document. A value that is not an amount, an unknown line, column or field: 422."""
+        request = CorrectionRequest(
+            CorrectionKind(body.kind), body.line, body.column_index, body.field, body.value
+        )
+        async with deps.sessions() as session, session.begin():
+            found = await load_corrected(session, document_id)
+            if found is None:
+                raise NotFound("document", document_id)
+            await add_correction(session, found[0], request, author=who.subject)
+        return corrected_out(*await _load(deps, document_id))
+
+    @router.get(
+        "/documents/{document_id}/export",
+        response_class=Response,
+        responses={
+            200: {
+                "description": "The corrected document as XLSX or CSV",
+                "content": {
+                    XLSX_TYPE: {"schema": {"type": "string", "format": "binary"}},
+                    "text/csv": {"schema": {"type": "string"}},
+                },
+            },
+            **problem_responses(*_ID),
+        },
+    )
+    async def export(
+        deps: Deps,
+        _who: Analyst,
+        document_id: uuid.UUID,
+        format: Annotated[Literal["xlsx", "csv"], Query()] = "xlsx",
+    ) -> Response:
+        """The corrected document: XLSX (a sheet of lines, a sheet of failed checks) or CSV."""
+        document, found = await _load(deps, document_id)
+        return await export_file(deps, document, found, format)
+
+    return router

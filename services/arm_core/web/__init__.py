@@ -1,0 +1,28 @@
+"""The analyst's review pages, served by arm-core itself (same app, same port).
+
+`install_web(api)` adds the pages under `/ui` (and `/` → the files page) and their static
+assets (`/ui/static`: the vendored htmx, one stylesheet, one small script). See
+docs/review-page.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from services.arm_core.web.routes import UI_PREFIX, build_web_router, install_not_found_page
+
+__all__ = ["UI_PREFIX", "install_web"]
+
+
+def install_web(api: FastAPI) -> None:
+    """Mount the pages and their static assets on the core's FastAPI app."""
+    api.include_router(build_web_router())
+    api.mount(
+        f"{UI_PREFIX}/static",
+        StaticFiles(directory=Path(__file__).parent / "static"),
+        name="ui-static",
+    )
+    install_not_found_page(api)

@@ -1,0 +1,175 @@
+"""What the templates show: a corrected statement as a grid, its failed checks, its header.
+
+Pure functions of the corrected document, so the page and its tests read the same model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from services.arm_core.corrections import HEADER_FIELDS, CorrectedDocument
+
+__all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
+
+
+def money(amount: str | None) -> str:
+    """An amount for people: digits grouped by thin no-break spaces, a minus sign."""
+    if amount is None:
+        return ""
+    value = Decimal(amount)
+    text = f"{abs(value):,}".replace(",", "\u202f")
+    return f"−{text}" if value < 0 else text
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """One value of the grid."""
+
+    column_index: int
+    amount: str | None
+    shown: str
+    text: str | None
+    needs_review: bool
+    unrecognized: bool
+    corrected: bool
+    in_failed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GridLine:
+    """One line of the grid; `index` is its position in `lines[]`."""
+
+    index: int
+    code: str | None
+    name: str | None
+    status: str
+    needs_review: bool
+    code_corrected: bool
+    failed: bool
+    cells: list[Cell]
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRow:
+    """A failed relation in one column."""
+
+    hard: bool
+    relation: str
+    column: str
+    codes: list[str]
+    expected: str
+    actual: str
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderRow:
+    """A header field, marked when the recogniser doubted it or an analyst corrected it."""
+
+    field: str
+    label: str
+    value: str | None
+    needs_review: bool
+    corrected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StatementView:
+    """The grid, the failed checks and the header of a corrected statement form."""
+
+    columns: list[dict[str, Any]]
+    lines: list[GridLine]
+    checks: list[CheckRow]
+    header: list[HeaderRow]
+    doubtful: list[tuple[int, int]]
+
+
+def _column_label(column: dict[str, Any]) -> str:
+    label = column.get("label") or f"Колонка {column.get('column_index')}"
+    date = column.get("period_date")
+    return f"{label} ({date})" if date and str(date) not in str(label) else str(label)
+
+
+def _failures(document: dict[str, Any]) -> list[tuple[bool, dict[str, Any]]]:
+    checks = document.get("checks") or {}
+    hard = [(True, f) for f in checks.get("relations_failed") or []]
+    return hard + [(False, f) for f in checks.get("soft_relations_failed") or []]
+
+
+def statement_view(corrected: CorrectedDocument) -> StatementView:
+    """The view model of a corrected statement form."""
+    document = corrected.document
+    columns = sorted(document.get("columns") or [], key=lambda c: c.get("column_index", 0))
+    labels = {c.get("column_index"): _column_label(c) for c in columns}
+    failures = _failures(document)
+    failing = {(code, f.get("column_index")) for _, f in failures for code in f.get("codes") or []}
+    lines: list[GridLine] = []
+    doubtful: list[tuple[int, int]] = []
+    for index, line in enumerate(document.get("lines") or []):
+        by_column = {v.get("column_index"): v for v in line.get("values") or []}
+        code = line.get("line_code")
+        cells: list[Cell] = []
+        for column in columns:
+            ci = column.get("column_index", 0)
+            value = by_column.get(ci) or {}
+            amount = value.get("amount")
+            review = bool(value.get("needs_review"))
+            unrecognized = bool(value) and value.get("is_recognized") is False
+            if review or unrecognized:
+                doubtful.append((index, ci))
+            cells.append(
+                Cell(
+                    column_index=ci,
+                    amount=amount,
+                    shown=money(amount) if amount is not None else (value.get("text") or ""),
+                    text=value.get("text"),
+                    needs_review=review,
+                    unrecognized=unrecognized,
+                    corrected=(index, ci) in corrected.corrected,
+                    in_failed=(code, ci) in failing,
+                )
+            )
+        lines.append(
+            GridLine(
+                index=index,
+                code=code,
+                name=line.get("line_name"),
+                status=str(line.get("line_status") or "ok"),
+                needs_review=bool(line.get("needs_review")),
+                code_corrected=index in corrected.codes,
+                failed=any((code, c.get("column_index")) in failing for c in columns),
+                cells=cells,
+            )
+        )
+    checks = [
+        CheckRow(
+            hard=hard,
+            relation=str(f.get("relation")),
+            column=labels.get(f.get("column_index"), str(f.get("column_index"))),
+            codes=list(f.get("codes") or []),
+            expected=money(f.get("expected")),
+            actual=money(f.get("actual")),
+        )
+        for hard, f in failures
+    ]
+    header = document.get("header") or {}
+    doubted = set(header.get("needs_review_fields") or [])
+    header_rows = [
+        HeaderRow(
+            field, label, _str(header.get(field)), field in doubted, field in corrected.fields
+        )
+        for field, label in HEADER_FIELDS.items()
+        if field in header
+    ]
+    return StatementView(
+        [{**c, "heading": labels[c.get("column_index")]} for c in columns],
+        lines,
+        checks,
+        header_rows,
+        doubtful,
+    )
+
+
+def _str(value: object) -> str | None:
+    return None if value is None else str(value)
