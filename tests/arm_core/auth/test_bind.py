@@ -20,7 +20,7 @@ from services.arm_core.__main__ import main
 from services.arm_core.app import create_app
 from services.arm_core.auth import UNAUTHENTICATED_WARNING, check_bind, uvicorn_bind
 from services.arm_core.settings import AuthSettings, CoreSettings
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 from services.runtime.settings import S3Settings, SettingsError
 
 from ._provider import CLIENT_ID
