@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Literal
 
 from services.arm_statements import FormVariant, fold, match_line_name
+from services.arm_statements.document import LineRead, LineStatus, ValueIssue, ValueRead
 from services.tabular_parser.excel.model import Sheet, sheet_ref
 from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.excel.values import parse_amount
@@ -23,10 +23,7 @@ from services.tabular_parser.statements._table import TableLayout, ValueColumn
 from services.tabular_parser.statements._text import strip_name_footnote
 from services.tabular_parser.statements._wrapped import NameRow, WrappedNames, join_wrapped_names
 
-__all__ = ["LineRead", "LineStatus", "ValueRead", "read_lines"]
-
-LineStatus = Literal["ok", "unreadable", "missing", "detail"]
-ValueIssue = Literal["unreadable", "formula", "footnote"]
+__all__ = ["read_lines"]
 
 CLEAN = 100.0
 FOOTNOTE = 95.0
@@ -38,46 +35,32 @@ _EMPTY_MARKS = frozenset({"", "-", "—", "–", "−", "(-)", "(—)", "(–)",
 _BRACKET_FOOTNOTE = re.compile(r"^(\(.*\))\s*(\d{1,2})$")
 
 
-@dataclass(slots=True)
-class ValueRead:
-    column: ValueColumn
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """A value as read from the cells of one value column; ``col`` is where its figure sits
+    (the column's index is settled from these after the lines are known)."""
+
     col: int | None
-    amount: Decimal | None
-    string_value: str | None
-    text: str | None
-    confidence: float
-    is_recognized: bool
-    needs_review: bool
-    issue: ValueIssue | None = None
-
-
-@dataclass(slots=True)
-class LineRead:
-    sheet: str
-    row: int
-    ref: str
-    status: LineStatus
-    code: str | None
-    code_text: str | None
-    code_confidence: float | None
-    name: str | None
-    name_raw: str | None
-    name_confidence: float | None
-    values: list[ValueRead] = field(default_factory=list)
-    parent_ref: str | None = None
-    suggested_code: str | None = None
-    legacy: bool = False
+    value: ValueRead
 
     @property
-    def needs_review(self) -> bool:
-        return self.status in ("unreadable", "missing") or any(v.needs_review for v in self.values)
-
-    @property
-    def name_footnote_stripped(self) -> bool:
-        return self.name is not None and self.name != self.name_raw
+    def text(self) -> str | None:
+        return self.value.text
 
 
-def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
+def _cell(
+    col: int | None,
+    amount: Decimal | None,
+    shown: str | None,
+    raw: str | None,
+    confidence: float,
+    issue: ValueIssue | None = None,
+) -> _Cell:
+    recognized = issue not in (ValueIssue.UNREADABLE, ValueIssue.FORMULA)
+    return _Cell(col, ValueRead(-1, amount, shown, raw, confidence, recognized, issue))
+
+
+def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> _Cell:
     pieces: list[tuple[int, str]] = []
     formula = False
     numeric: list[tuple[int, Decimal | None]] = []
@@ -93,31 +76,31 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
             numeric.append((col, parse_amount(value)))
     if not pieces:
         if formula:
-            return ValueRead(column, None, None, None, None, 0.0, False, True, "formula")
-        return ValueRead(column, None, None, None, None, CLEAN, True, False)
+            return _cell(None, None, None, None, 0.0, ValueIssue.FORMULA)
+        return _cell(None, None, None, None, CLEAN)
     if len(numeric) == 1 and len(pieces) == 1:
         col, amount = numeric[0]
         text = pieces[0][1]
-        return ValueRead(column, col, amount, text, text, CLEAN, True, False)
+        return _cell(col, amount, text, text, CLEAN)
     col = next((c for c, t in pieces if any(ch.isdigit() for ch in t)), pieces[0][0])
     if _two_figures(pieces, numeric_cells=len(numeric)):
         # Two figures in one column's cells are two values, never one number glued from both
         # («343777.13» + «265425.66», «−13102» + «0»), so the value is left for review.
         raw = " ".join(t for _, t in pieces)
-        return ValueRead(column, col, None, raw, raw, 0.0, False, True, "unreadable")
+        return _cell(col, None, raw, raw, 0.0, ValueIssue.UNREADABLE)
     raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     shown = raw
     issue: ValueIssue | None = None
     if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
-        shown, issue = raw[: raw.rindex(")") + 1], "footnote"
+        shown, issue = raw[: raw.rindex(")") + 1], ValueIssue.FOOTNOTE
     compact = "".join(shown.split()).lower()
     if compact in _EMPTY_MARKS:
-        return ValueRead(column, col, None, shown, raw, CLEAN, True, False)
+        return _cell(col, None, shown, raw, CLEAN)
     amount = parse_amount(shown)
     if amount is None:
-        return ValueRead(column, col, None, shown, raw, 0.0, False, True, "unreadable")
+        return _cell(col, None, shown, raw, 0.0, ValueIssue.UNREADABLE)
     confidence = FOOTNOTE if issue else CLEAN
-    return ValueRead(column, col, amount, shown, raw, confidence, True, False, issue)
+    return _cell(col, amount, shown, raw, confidence, issue)
 
 
 def _two_figures(pieces: list[tuple[int, str]], *, numeric_cells: int) -> bool:
@@ -160,14 +143,14 @@ def _name_cell(sheet: Sheet, row: int, layout: TableLayout) -> tuple[int, str] |
     return None
 
 
-def _has_values(values: list[ValueRead]) -> bool:
+def _has_values(values: list[_Cell]) -> bool:
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in ("()", "(", ")")
         for v in values
     )
 
 
-def _has_figures(values: list[ValueRead]) -> bool:
+def _has_figures(values: list[_Cell]) -> bool:
     """Some value prints more than an empty mark: a section row «Раздел I | Х | Х» is no line."""
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in _EMPTY_MARKS for v in values
@@ -179,7 +162,7 @@ class _Row:
     row: int
     code_cell: tuple[int, str] | None
     name_cell: tuple[int, str] | None
-    values: list[ValueRead]
+    values: list[_Cell]
 
 
 def _only_name(sheet: Sheet, item: _Row) -> bool:
@@ -238,8 +221,8 @@ def read_lines(
         for row in range(layout.data_start, layout.end_row)
     ]
     wrapped = _wrapped_names(sheet, layout, rows, document_type, variant)
-    lines: list[LineRead] = []
-    last_coded: LineRead | None = None
+    lines: list[tuple[_Row, _Line]] = []
+    last_coded: str | None = None  # the ref of the last line with a printed (if garbled) code
     last_code: str | None = None
     for item in rows:
         if item.row in wrapped.fragments:
@@ -250,25 +233,21 @@ def read_lines(
         if fold(name or "").startswith("в том числе") and not _has_values(values) and not code_cell:
             continue
         anchor_col = code_cell[0] if code_cell else name_cell[0] if name_cell else layout.name_start
-        ref = sheet_ref(sheet.name, row, anchor_col)
-        name_conf = None if name is None else (FOOTNOTE if name != name_raw else CLEAN)
-        line = LineRead(
-            sheet.name, row, ref, "ok", None, None, None, name, name_raw, name_conf, values
-        )
+        line = _Line(sheet_ref(sheet.name, row, anchor_col), name, name_raw)
         if code_cell and _CODE.match(code_cell[1]):
             line.code, line.code_text, line.code_confidence = code_cell[1], code_cell[1], CLEAN
-            last_coded, last_code = line, line.code
+            last_coded, last_code = line.ref, line.code
         elif code_cell and _is_garbled_code(code_cell[1]):
             line.status, line.code_text, line.code_confidence = "unreadable", code_cell[1], 0.0
             line.legacy = bool(_LEGACY.match(code_cell[1]))
-            last_coded = line  # a printed (if garbled) code: rows under it detail it
+            last_coded = line.ref  # a printed (if garbled) code: rows under it detail it
         elif layout.code_col is None:
             matched = (
                 match_line_name(name, document_type, variant, after=last_code) if name else None
             )
             if matched is not None:
                 line.code, line.code_confidence = matched, BY_NAME
-                last_coded, last_code = line, matched
+                last_coded, last_code = line.ref, matched
             elif _has_figures(values):
                 line.status = "missing"
             else:
@@ -282,22 +261,60 @@ def read_lines(
             if suggested is not None and suggested != last_code:
                 line.status, line.suggested_code = "missing", suggested
             elif last_coded is not None:
-                line.status, line.parent_ref = "detail", last_coded.ref
+                line.status, line.parent_ref = "detail", last_coded
             else:
                 line.status = "missing"
-        lines.append(line)
-    _settle_column_indexes(layout, lines)
-    return lines
+        lines.append((item, line))
+    _settle_column_indexes(layout, [item for item, _ in lines])
+    return [line.read(item, layout) for item, line in lines]
 
 
-def _settle_column_indexes(layout: TableLayout, lines: list[LineRead]) -> None:
+@dataclass(slots=True)
+class _Line:
+    """What the rows above decide about a line while it is read; ``read`` makes it final."""
+
+    ref: str
+    name: str | None
+    name_raw: str | None
+    status: LineStatus = "ok"
+    code: str | None = None
+    code_text: str | None = None
+    code_confidence: float | None = None
+    parent_ref: str | None = None
+    suggested_code: str | None = None
+    legacy: bool = False
+
+    def read(self, item: _Row, layout: TableLayout) -> LineRead:
+        """The line as arm_statements reads it, its values in their settled columns."""
+        stripped = self.name is not None and self.name != self.name_raw
+        return LineRead(
+            row_index=item.row,
+            ref=self.ref,
+            status=self.status,
+            code=self.code,
+            code_text=self.code_text,
+            code_confidence=self.code_confidence,
+            name=self.name,
+            name_confidence=None if self.name is None else (FOOTNOTE if stripped else CLEAN),
+            values=tuple(
+                replace(cell.value, column_index=column.index)
+                for column, cell in zip(layout.columns, item.values, strict=True)
+            ),
+            parent_ref=self.parent_ref,
+            suggested_code=self.suggested_code,
+            legacy_code=self.legacy,
+            name_raw=self.name_raw,
+            code_inferred=self.status == "ok" and self.code is not None and self.code_text is None,
+        )
+
+
+def _settle_column_indexes(layout: TableLayout, rows: list[_Row]) -> None:
     """A value column's index is where its numbers actually sit (often right of its header)."""
-    for column in layout.columns:
+    for position, column in enumerate(layout.columns):
         seen = Counter(
-            v.col
-            for line in lines
-            for v in line.values
-            if v.column is column and v.col is not None and v.amount is not None
+            cell.col
+            for item in rows
+            if (cell := item.values[position]).col is not None and cell.value.amount is not None
         )
         if seen:
             column.index = seen.most_common(1)[0][0]
