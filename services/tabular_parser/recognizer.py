@@ -4,9 +4,6 @@ Steps, all in the child process (never on the event loop; calamine may abort a p
 hostile file): signature (not XLS / XLSX / XLSB → UNSUPPORTED_FORMAT), open the workbook (an
 Excel signature that cannot be read → UNREADABLE), then `analyse_workbook`. A child that dies,
 runs out of memory or time makes that one job UNREADABLE; the service goes on.
-
-`NullParser` is the «Срез 0» stub of spec 002: it answers NOT_IMPLEMENTED and is used only when
-a test passes it explicitly; the default recogniser is the real one.
 """
 
 from __future__ import annotations
@@ -38,7 +35,6 @@ from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements
 
 __all__ = [
-    "NullParser",
     "SandboxRunner",
     "TabularRecognizer",
     "analyse_workbook",
@@ -51,13 +47,6 @@ class SandboxRunner(Protocol):
     """The part of `services.runtime.sandbox` used here: run `fn(*args)` in a worker process."""
 
     async def run(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
-
-
-class NullParser:
-    """Spec 002 «Срез 0»: every acknowledged request ends in error NOT_IMPLEMENTED."""
-
-    async def recognize(self, data: bytes, job: Job) -> Recognition:
-        raise RecognitionFailed(ErrorCode.NOT_IMPLEMENTED, "the tabular parser is not implemented")
 
 
 class TabularRecognizer:
