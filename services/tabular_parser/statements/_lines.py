@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from services.arm_statements import FormVariant, fold, match_line_name
-from services.arm_statements.document import LineRead, LineStatus, ValueIssue, ValueRead
+from services.arm_statements.document import LineRead, ValueIssue, ValueRead
 from services.tabular_parser.excel.model import Sheet, sheet_ref
 from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.excel.values import parse_amount
@@ -221,7 +221,7 @@ def read_lines(
         for row in range(layout.data_start, layout.end_row)
     ]
     wrapped = _wrapped_names(sheet, layout, rows, document_type, variant)
-    lines: list[tuple[_Row, _Line]] = []
+    lines: list[tuple[_Row, LineRead]] = []
     last_coded: str | None = None  # the ref of the last line with a printed (if garbled) code
     last_code: str | None = None
     for item in rows:
@@ -233,23 +233,31 @@ def read_lines(
         if fold(name or "").startswith("в том числе") and not _has_values(values) and not code_cell:
             continue
         anchor_col = code_cell[0] if code_cell else name_cell[0] if name_cell else layout.name_start
-        line = _Line(sheet_ref(sheet.name, row, anchor_col), name, name_raw)
+        ref = sheet_ref(sheet.name, row, anchor_col)
+        name_conf = None if name is None else (FOOTNOTE if name != name_raw else CLEAN)
+        line = LineRead(row, ref, "ok", None, None, None, name, name_conf, name_raw=name_raw)
         if code_cell and _CODE.match(code_cell[1]):
-            line.code, line.code_text, line.code_confidence = code_cell[1], code_cell[1], CLEAN
-            last_coded, last_code = line.ref, line.code
+            line = replace(line, code=code_cell[1], code_text=code_cell[1], code_confidence=CLEAN)
+            last_coded, last_code = ref, line.code
         elif code_cell and _is_garbled_code(code_cell[1]):
-            line.status, line.code_text, line.code_confidence = "unreadable", code_cell[1], 0.0
-            line.legacy = bool(_LEGACY.match(code_cell[1]))
-            last_coded = line.ref  # a printed (if garbled) code: rows under it detail it
+            legacy = bool(_LEGACY.match(code_cell[1]))
+            line = replace(
+                line,
+                status="unreadable",
+                code_text=code_cell[1],
+                code_confidence=0.0,
+                legacy_code=legacy,
+            )
+            last_coded = ref  # a printed (if garbled) code: rows under it detail it
         elif layout.code_col is None:
             matched = (
                 match_line_name(name, document_type, variant, after=last_code) if name else None
             )
             if matched is not None:
-                line.code, line.code_confidence = matched, BY_NAME
-                last_coded, last_code = line.ref, matched
+                line = replace(line, code=matched, code_confidence=BY_NAME, code_inferred=True)
+                last_coded, last_code = ref, matched
             elif _has_figures(values):
-                line.status = "missing"
+                line = replace(line, status="missing")
             else:
                 continue
         else:
@@ -259,53 +267,22 @@ def read_lines(
                 match_line_name(name, document_type, variant, after=last_code) if name else None
             )
             if suggested is not None and suggested != last_code:
-                line.status, line.suggested_code = "missing", suggested
+                line = replace(line, status="missing", suggested_code=suggested)
             elif last_coded is not None:
-                line.status, line.parent_ref = "detail", last_coded
+                line = replace(line, status="detail", parent_ref=last_coded)
             else:
-                line.status = "missing"
+                line = replace(line, status="missing")
         lines.append((item, line))
     _settle_column_indexes(layout, [item for item, _ in lines])
-    return [line.read(item, layout) for item, line in lines]
+    return [replace(line, values=_values(item, layout)) for item, line in lines]
 
 
-@dataclass(slots=True)
-class _Line:
-    """What the rows above decide about a line while it is read; ``read`` makes it final."""
-
-    ref: str
-    name: str | None
-    name_raw: str | None
-    status: LineStatus = "ok"
-    code: str | None = None
-    code_text: str | None = None
-    code_confidence: float | None = None
-    parent_ref: str | None = None
-    suggested_code: str | None = None
-    legacy: bool = False
-
-    def read(self, item: _Row, layout: TableLayout) -> LineRead:
-        """The line as arm_statements reads it, its values in their settled columns."""
-        stripped = self.name is not None and self.name != self.name_raw
-        return LineRead(
-            row_index=item.row,
-            ref=self.ref,
-            status=self.status,
-            code=self.code,
-            code_text=self.code_text,
-            code_confidence=self.code_confidence,
-            name=self.name,
-            name_confidence=None if self.name is None else (FOOTNOTE if stripped else CLEAN),
-            values=tuple(
-                replace(cell.value, column_index=column.index)
-                for column, cell in zip(layout.columns, item.values, strict=True)
-            ),
-            parent_ref=self.parent_ref,
-            suggested_code=self.suggested_code,
-            legacy_code=self.legacy,
-            name_raw=self.name_raw,
-            code_inferred=self.status == "ok" and self.code is not None and self.code_text is None,
-        )
+def _values(item: _Row, layout: TableLayout) -> tuple[ValueRead, ...]:
+    """The row's values in their value columns' settled indexes."""
+    return tuple(
+        replace(cell.value, column_index=column.index)
+        for column, cell in zip(layout.columns, item.values, strict=True)
+    )
 
 
 def _settle_column_indexes(layout: TableLayout, rows: list[_Row]) -> None:
