@@ -5,6 +5,8 @@ value without a code (a detail line under the coded line above it, or a known li
 is missing); in a form without a «Код» column (157n simplified samples) a row is a line when
 its name is a catalogue line. Rows with a name only («АКТИВ», «в том числе:») are not lines;
 a name-only row that carries the rest of a line's wrapped name is joined to it (`_wrapped`).
+Lines and values are read straight into arm_statements' typed reads (`LineRead`, `ValueRead`),
+the ones scan-gateway feeds the same document builder.
 """
 
 from __future__ import annotations
