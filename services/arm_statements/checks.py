@@ -19,11 +19,11 @@ Rules (documented in the package README as well):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import product
-from typing import Final
+from typing import Final, TypedDict, Unpack
 
 from services.arm_statements.exceptions import InvalidToleranceError
 from services.arm_statements.line import FormVariant
@@ -35,6 +35,7 @@ __all__ = [
     "Checks",
     "LineValues",
     "RelationFailure",
+    "RelationOptions",
     "RelationOutcome",
     "check_lines",
     "evaluate_relations",
@@ -73,6 +74,15 @@ class Checks:
 
     relations_failed: tuple[RelationFailure, ...] = ()
     soft_relations_failed: tuple[RelationFailure, ...] = ()
+
+    @classmethod
+    def of(cls, outcomes: Iterable[RelationOutcome]) -> Checks:
+        """The failed outcomes, hard and soft apart, in their order."""
+        failed = [o for o in outcomes if not o.holds]
+        return cls(
+            relations_failed=tuple(o.failure() for o in failed if o.relation.kind == "hard"),
+            soft_relations_failed=tuple(o.failure() for o in failed if o.relation.kind == "soft"),
+        )
 
     @property
     def hard_ok(self) -> bool:
@@ -185,20 +195,19 @@ def evaluate_relations(
     return tuple(outcomes)
 
 
+class RelationOptions(TypedDict, total=False):
+    """How ``evaluate_relations`` checks: ``tolerance`` (default ``DEFAULT_TOLERANCE``) and
+    ``complete`` (default True; see the module's rules)."""
+
+    tolerance: Decimal
+    complete: bool
+
+
 def check_lines(
     document_type: str,
     form_variant: FormVariant | None,
     values: LineValues,
-    *,
-    tolerance: Decimal = DEFAULT_TOLERANCE,
-    complete: bool = True,
+    **options: Unpack[RelationOptions],
 ) -> Checks:
     """The failed hard and soft relations of one form, in the contract's ``checks`` shape."""
-    outcomes = evaluate_relations(
-        document_type, form_variant, values, tolerance=tolerance, complete=complete
-    )
-    failed = [o for o in outcomes if not o.holds]
-    return Checks(
-        relations_failed=tuple(o.failure() for o in failed if o.relation.kind == "hard"),
-        soft_relations_failed=tuple(o.failure() for o in failed if o.relation.kind == "soft"),
-    )
+    return Checks.of(evaluate_relations(document_type, form_variant, values, **options))

@@ -32,8 +32,10 @@ __all__ = [
     "FormKind",
     "code_form",
     "codes_kind",
+    "codes_said",
     "form_kind",
     "names_kind",
+    "names_said",
     "okud_in_cells",
     "okud_kind",
     "title_kind",
@@ -173,23 +175,36 @@ class FormEvidence:
             seen.append(f"заголовок «{_short(title)}»")
         if self.okud:
             seen.append(f"ОКУД {self.okud}")
-        counts = _code_counts(self.codes)
-        if any(counts.values()):
-            seen.append(
-                f"кодов строк баланса {counts['BALANCE']}, отчёта о финансовых результатах "
-                f"{counts['INCOME']}"
-            )
+        codes = codes_said(self.codes)
+        if codes is not None:
+            seen.append(codes)
         if self.value_columns is not None:
-            coded = "с кодами строк" if any(counts.values()) else "без кодов строк"
+            coded = "с кодами строк" if codes is not None else "без кодов строк"
             seen.append(f"таблица из {self.value_columns} колонок значений {coded}")
-        named = sum(
-            1
-            for name in self.names
-            if name and any(match_line_name(name, kind) for kind in ("BALANCE", "INCOME"))
-        )
-        if named:
-            seen.append(f"наименований строк из справочника форм: {named}")
+        if (names := names_said(self.names)) is not None:
+            seen.append(names)
         return "; ".join(seen) if seen else "ни заголовка формы, ни ОКУД, ни кодов строк"
+
+
+def codes_said(codes: Iterable[str]) -> str | None:
+    """«кодов строк баланса N, отчёта о финансовых результатах M»; None without such codes."""
+    counts = _code_counts(codes)
+    if not any(counts.values()):
+        return None
+    return (
+        f"кодов строк баланса {counts['BALANCE']}, отчёта о финансовых результатах "
+        f"{counts['INCOME']}"
+    )
+
+
+def names_said(names: Iterable[str | None]) -> str | None:
+    """«наименований строк из справочника форм: N»; None when no name is a catalogue line."""
+    named = sum(
+        1
+        for name in names
+        if name and any(match_line_name(name, kind) for kind in ("BALANCE", "INCOME"))
+    )
+    return f"наименований строк из справочника форм: {named}" if named else None
 
 
 def _short(text: str, limit: int = 80) -> str:

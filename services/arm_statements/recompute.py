@@ -16,7 +16,6 @@ from typing import Literal
 from services.arm_statements.checks import (
     DEFAULT_TOLERANCE,
     Checks,
-    RelationFailure,
     evaluate_relations,
 )
 from services.arm_statements.exceptions import InvalidDocumentError
@@ -157,17 +156,10 @@ def recompute(
     outcomes = evaluate_relations(
         document_type, variant, read.values, tolerance=tolerance, complete=complete
     )
-    covered: set[CoveredValue] = set()
-    hard: list[RelationFailure] = []
-    soft: list[RelationFailure] = []
-    for outcome in outcomes:
-        if outcome.holds:
-            for code in outcome.present:
-                index, ref = read.positions[code]
-                covered.add(CoveredValue(index, ref, outcome.column_index))
-        elif outcome.relation.kind == "hard":
-            hard.append(outcome.failure())
-        else:
-            soft.append(outcome.failure())
-    checks = Checks(relations_failed=tuple(hard), soft_relations_failed=tuple(soft))
-    return RecomputeResult(document_type, variant, checks, frozenset(covered), read.duplicates)
+    covered = frozenset(
+        CoveredValue(*read.positions[code], outcome.column_index)
+        for outcome in outcomes
+        if outcome.holds
+        for code in outcome.present
+    )
+    return RecomputeResult(document_type, variant, Checks.of(outcomes), covered, read.duplicates)

@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from services.tabular_parser.app import create_app
-    from services.tabular_parser.recognizer import NullParser, TabularRecognizer, analyse_workbook
+    from services.tabular_parser.recognizer import TabularRecognizer, analyse_workbook
     from services.tabular_parser.settings import TabularParserSettings
 
 __all__ = [
-    "NullParser",
     "TabularParserSettings",
     "TabularRecognizer",
     "analyse_workbook",
@@ -24,7 +23,6 @@ __all__ = [
 
 _SOURCES = {
     "create_app": "services.tabular_parser.app",
-    "NullParser": "services.tabular_parser.recognizer",
     "TabularRecognizer": "services.tabular_parser.recognizer",
     "analyse_workbook": "services.tabular_parser.recognizer",
     "TabularParserSettings": "services.tabular_parser.settings",

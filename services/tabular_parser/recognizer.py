@@ -4,9 +4,6 @@ Steps, all in the child process (never on the event loop; calamine may abort a p
 hostile file): signature (not XLS / XLSX / XLSB → UNSUPPORTED_FORMAT), open the workbook (an
 Excel signature that cannot be read → UNREADABLE), then `analyse_workbook`. A child that dies,
 runs out of memory or time makes that one job UNREADABLE; the service goes on.
-
-`NullParser` is the «Срез 0» stub of spec 002: it answers NOT_IMPLEMENTED and is used only when
-a test passes it explicitly; the default recogniser is the real one.
 """
 
 from __future__ import annotations
@@ -33,12 +30,11 @@ from services.runtime.sandbox import (
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
 from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.ledger import describe_sheet, find_ledger_report
+from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
-from services.tabular_parser.statements import SheetFailure, recognize_statements
+from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements
 
 __all__ = [
-    "NullParser",
     "SandboxRunner",
     "TabularRecognizer",
     "analyse_workbook",
@@ -51,13 +47,6 @@ class SandboxRunner(Protocol):
     """The part of `services.runtime.sandbox` used here: run `fn(*args)` in a worker process."""
 
     async def run(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
-
-
-class NullParser:
-    """Spec 002 «Срез 0»: every acknowledged request ends in error NOT_IMPLEMENTED."""
-
-    async def recognize(self, data: bytes, job: Job) -> Recognition:
-        raise RecognitionFailed(ErrorCode.NOT_IMPLEMENTED, "the tabular parser is not implemented")
 
 
 class TabularRecognizer:
@@ -142,8 +131,8 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     balances, a «Обороты счета» without its six sums…) is the file warning SHEET_OTHER saying
     what to export instead, and never reaches the statements recogniser (its amounts would be
     read as line codes). The other sheets go to the statements recogniser, which may join an
-    актив and a пассив sheet into one BALANCE; a sheet that is none of them is SHEET_OTHER
-    with what the sheet shows. A sheet whose recognition raised is TABLE_PARSE_FAILED while
+    актив and a пассив sheet into one BALANCE; a sheet that is none of them is its SHEET_OTHER
+    saying what the sheet shows and what to export instead. A sheet whose recognition raised is TABLE_PARSE_FAILED while
     the others go on; so is one ОСВ table of a sheet whose other tables were read (located at
     its range; `osv.read_osv_sheet`). A sheet whose stray cells far past its table were
     dropped by the reader adds CELLS_IGNORED. A workbook with no document at all is the error
@@ -173,13 +162,7 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
     has_osv = bool(placed)
     statements = recognize_statements(rest)
     placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)
-    by_name = {sheet.name: sheet for sheet in rest}
-    warnings = (
-        failed
-        + ledger
-        + [_said(w, by_name) for w in statements.file_warnings()]
-        + _ignored_cells(workbook)
-    )
+    warnings = failed + ledger + statements.file_warnings() + _ignored_cells(workbook)
     documents = [doc for _, doc in sorted(placed, key=lambda item: item[0])]
     if not documents:
         raise RecognitionFailed(
@@ -214,16 +197,6 @@ def _ignored_cells(workbook: Workbook) -> list[dict[str, Any]]:
 
 
 _NAMED_SHEETS = 10  # a RECOGNITION_FAILED message names at most this many sheets
-
-
-def _said(warning: dict[str, Any], sheets: dict[str, Sheet]) -> dict[str, Any]:
-    """A statements SHEET_OTHER with what the sheet shows appended (issue 15.8)."""
-    locator = warning.get("locator")
-    name = locator.get("sheet") if isinstance(locator, dict) else None
-    sheet = sheets.get(name) if isinstance(name, str) else None
-    if warning.get("code") != "SHEET_OTHER" or sheet is None:
-        return warning
-    return {**warning, "message": f"{warning['message']}; на листе: {describe_sheet(sheet)}"}
 
 
 def _nothing_found(workbook: Workbook, warnings: list[dict[str, Any]]) -> str:

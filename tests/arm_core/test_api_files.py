@@ -17,8 +17,7 @@ from services.arm_core.app import CoreApp
 from services.arm_core.db import Document, JobStatus, RecognitionJob, StoredFile
 from services.arm_core.settings import CoreSettings
 from services.runtime.storage import S3Storage
-
-from .conftest import deliver, example, for_job
+from tests.support.core import deliver, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 

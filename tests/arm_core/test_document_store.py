@@ -12,8 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.db import Document, JobStatus
 from services.arm_core.document_read import load_document, load_osv_rows, normalised_document
 from services.arm_core.intake import IntakeOutcome
-
-from .conftest import ResultPublisher, example, for_job
+from tests.support.core import ResultPublisher, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 

@@ -17,8 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.app import CoreApp
 from services.arm_core.db import JobStatus, RecognitionJob
 from services.arm_core.mapping import map_v1
-
-from .conftest import deliver, example, for_job
+from tests.support.core import deliver, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 

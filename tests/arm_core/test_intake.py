@@ -12,8 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.db import JobStatus, RecognitionJob
 from services.arm_core.intake import MAPPING_ERROR, Intake, IntakeOutcome
-
-from .conftest import FakeClock
+from tests.support.core import FakeClock
 
 pytestmark = pytest.mark.db
 

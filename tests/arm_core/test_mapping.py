@@ -18,8 +18,7 @@ from services.arm_core.mapping import (
     value_is_clean,
 )
 from services.arm_core.mapping._common import job_status, merged_metrics
-
-from .conftest import example
+from tests.support.core import example
 
 
 def v1_pair(name: str = "result-statement-excel.json") -> tuple[dict[str, Any], dict[str, Any]]:

@@ -12,8 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.relay import OutboxRelay, format_deadline
 from services.arm_core.settings import CoreSettings
 from services.contract import Kind, validate
-
-from .conftest import FakeClock, RecordingPublisher
+from tests.support.core import FakeClock, RecordingPublisher
 
 pytestmark = pytest.mark.db
 

@@ -28,8 +28,7 @@ from services.arm_core.db.transitions import expire_overdue
 from services.arm_core.intake import Intake, IntakeOutcome
 from services.arm_core.results import ResultFileHandler, S3ResultReader
 from services.runtime.storage import S3Storage
-
-from .conftest import FakeClock, ResultPublisher, build_envelope, example, for_job
+from tests.support.core import FakeClock, ResultPublisher, build_envelope, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 

@@ -29,8 +29,7 @@ from services.arm_core.mapping import LEGACY_WARNING, MAPPING_WARNING
 from services.arm_core.results import ResultFileHandler, S3ResultReader
 from services.contract import Registry, default_contracts_dir
 from services.runtime.storage import S3Storage
-
-from .conftest import FakeClock, ResultPublisher, example, for_job
+from tests.support.core import FakeClock, ResultPublisher, example, for_job
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 

@@ -10,8 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.db import JobStatus
 from services.arm_core.sweeper import DeadlineSweeper
-
-from .conftest import FakeClock
+from tests.support.core import FakeClock
 
 pytestmark = pytest.mark.db
 

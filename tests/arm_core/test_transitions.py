@@ -26,8 +26,7 @@ from services.arm_core.db.transitions import (
     next_attempt_number,
     reject_queued,
 )
-
-from .conftest import T0
+from tests.support.core import T0
 
 pytestmark = pytest.mark.db
 

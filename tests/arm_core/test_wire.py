@@ -16,9 +16,9 @@ import pytest
 
 from services.arm_core.settings import CoreSettings
 from services.runtime.settings import S3Settings
+from tests.support.core import example
 
 from ._wire_stack import FAKE_SERVICE, Body, WireStack, service_message, wait_for
-from .conftest import example
 
 pytestmark = [pytest.mark.wire, pytest.mark.db]
 

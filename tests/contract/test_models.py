@@ -16,8 +16,7 @@ from services.contract.models import (
     result_v1,
     result_v2,
 )
-
-from .conftest import CONTRACTS, EXAMPLES, ROOT, load_json
+from tests.support.contracts import CONTRACTS, EXAMPLES, ROOT, load_json
 
 MODELS: dict[tuple[Kind, int], type[BaseModel]] = {
     (Kind.REQUEST, 1): request_v1.RecognitionRequest,

@@ -20,8 +20,7 @@ from services.contract import (
     kind_of_file,
     parse_version,
 )
-
-from .conftest import CONTRACTS, EXAMPLES, load_json
+from tests.support.contracts import CONTRACTS, EXAMPLES, load_json
 
 
 def _example(name: str) -> Any:

@@ -16,8 +16,7 @@ from typing import Any
 import pytest
 
 from services.contract import Kind, Registry, kind_of_file
-
-from .conftest import CONTRACTS, EXAMPLES, NEGATIVE, ROOT, load_json
+from tests.support.contracts import CONTRACTS, EXAMPLES, NEGATIVE, ROOT, load_json
 
 SPEC_GLOB = "001_*.txt"
 SEEDS = ROOT.parent / "shared" / "seeds"

@@ -10,8 +10,7 @@ from types import ModuleType
 import pytest
 
 from services.contract import Kind, Registry, kind_of_file
-
-from .conftest import CONTRACTS, EXAMPLES, NEGATIVE, load_json
+from tests.support.contracts import CONTRACTS, EXAMPLES, NEGATIVE, load_json
 
 EXAMPLE_FILES = sorted(EXAMPLES.glob("*.json")) + sorted(EXAMPLES.glob("v*/*.json"))
 NEGATIVE_FILES = sorted(NEGATIVE.glob("*.json"))

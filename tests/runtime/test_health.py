@@ -15,8 +15,8 @@ from services.devstack.embedded import NatsServer, TcpProxy, start_tcp_proxy
 from services.runtime.health import healthcheck_route, log_subjects, nats_state
 from services.runtime.messaging import build_broker
 from services.runtime.settings import Settings, SubjectRole, load_settings
+from tests.support.nats_credentials import Credentials
 
-from .conftest import Credentials
 from .waiting import eventually
 
 ROLES: tuple[SubjectRole, ...] = ("tabular_request", "result")

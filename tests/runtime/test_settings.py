@@ -16,8 +16,7 @@ from services.runtime.settings import (
     load_settings,
     validate_subjects,
 )
-
-from .conftest import Credentials
+from tests.support.nats_credentials import Credentials
 
 TABULAR = "OPENBAO__NATS__NATS_TABULAR_REQUEST_SUBJECT"
 IMAGE = "OPENBAO__NATS__NATS_IMAGE_REQUEST_SUBJECT"

@@ -9,8 +9,7 @@ import pytest
 
 from services.scan_gateway.fake import FakeScanServer, FakeScanSystem
 from tests.support.recognition_service import s3  # noqa: F401  (a fixture)
-
-TOKEN = "scan-token-s3cr3t-value"
+from tests.support.scanning import TOKEN
 
 
 @pytest.fixture

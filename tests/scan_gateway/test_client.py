@@ -15,9 +15,9 @@ from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.fake import FakeScanServer, Faults
 from services.scan_gateway.recognizer import HttpSource, ScanGatewayRecognizer
 from tests.support.recognition_service import example
+from tests.support.scanning import TOKEN
 
 from ._resultsets import encode, item, minimal_balance_item, plain_line
-from .conftest import TOKEN
 
 PDF = b"%PDF-1.7 scanned balance"
 

@@ -21,7 +21,6 @@ from services.runtime.recognizer import ErrorCode, Recognizer
 from services.runtime.settings import S3Settings
 from services.runtime.storage import ObjectNotFound, S3Storage
 from services.tabular_parser.app import create_app
-from services.tabular_parser.recognizer import NullParser
 from services.tabular_parser.settings import TabularParserSettings
 from tests.builders import write_xlsx
 from tests.builders.ledger import account_analysis
@@ -35,6 +34,7 @@ from tests.support.recognition_service import (
     serving,
 )
 
+from ._null_parser import NullParser
 from .osv._builder import osv_sheet
 from .osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
 from .statements._forms import other_sheet

@@ -74,13 +74,15 @@ def test_a_report_beside_a_statement_leaves_the_statement_alone() -> None:
 
 
 def test_a_sheet_that_is_no_form_says_what_it_shows() -> None:
-    """A reference sheet: the statements recogniser's SHEET_OTHER gets what the sheet shows
-    (its first title, the shape of its numbers), and so does the error message per sheet."""
+    """A reference sheet: its one SHEET_OTHER says what the sheet shows (its first title, the
+    shape of its numbers) once, and what to export instead; so does the error message."""
     failed = _failure(other_sheet("Справка"), SheetSpec("Пусто", []))
 
     message = failed.warnings[0]["message"]
     assert "на листе: заголовок «Справка о кредиторах»" in message
-    assert "нет столбцов с числами" in message
+    assert "таблица: столбцов с числами — 1, строк с числами — 1, без кодов строк" in message
+    assert message.count("на листе:") == 1
+    assert "выгрузите из 1С бухгалтерский баланс (ОКУД 0710001)" in message
     assert "лист «Справка» — Лист" not in failed.message  # the sheet is not named twice
     assert "«Справка»" in failed.message
     assert "лист «Пусто»" in failed.message and "лист пуст" in failed.message

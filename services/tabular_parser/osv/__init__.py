@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._failure import TableFailure
 from ._period import Period, parse_period
-from ._recognize import OsvResult, OsvSheet, read_osv_sheet, recognize_osv
+from ._recognize import OsvResult, OsvSheet, read_osv_sheet
 
 __all__ = [
     "OsvResult",
@@ -13,5 +13,4 @@ __all__ = [
     "TableFailure",
     "parse_period",
     "read_osv_sheet",
-    "recognize_osv",
 ]

@@ -45,7 +45,7 @@ from ._hierarchy import assign_levels
 from ._period import parse_period
 from ._title import TitleBlock, read_title_block
 
-__all__ = ["OsvResult", "OsvSheet", "read_osv_sheet", "recognize_osv"]
+__all__ = ["OsvResult", "OsvSheet", "read_osv_sheet"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,26 +76,18 @@ class OsvSheet:
     failures: list[TableFailure]
 
 
-def recognize_osv(sheet: Sheet, *, release_rows: bool = False) -> list[OsvResult]:
-    """Every 1C «Оборотно-сальдовая ведомость» table of the sheet, top to bottom; [] if none.
+def read_osv_sheet(sheet: Sheet, *, release_rows: bool = False) -> OsvSheet:
+    """Every 1C «Оборотно-сальдовая ведомость» table of the sheet, top to bottom (none: no
+    results), with a table whose reading raised reported as a `TableFailure` while the others
+    stay documents.
 
     A table is there when a row holds the three-group header (Сальдо на начало / Обороты /
     Сальдо на конец, each over Дебет and Кредит); a header with neither title nor rows is not
     taken. With `release_rows` the sheet's rows are emptied once its tables are read (it is an
     ОСВ then), so a large sheet's cells and its documents are not both held at the peak.
-    Raises the error of the first table whose reading raised; `read_osv_sheet` keeps the
-    other tables instead.
+    Raises when no table could be read but one raised (the sheet fails as a whole, as a sheet
+    of one failing table always did).
     """
-    found = read_osv_sheet(sheet, release_rows=release_rows)
-    if found.failures:
-        raise found.failures[0].error
-    return found.results
-
-
-def read_osv_sheet(sheet: Sheet, *, release_rows: bool = False) -> OsvSheet:
-    """`recognize_osv`, with a table whose reading raised reported as a `TableFailure` while
-    the others stay documents. Raises when no table could be read but one raised (the sheet
-    fails as a whole, as a sheet of one failing table always did)."""
     tables, failures = _read_tables(sheet)
     if release_rows and tables:
         sheet.rows = []

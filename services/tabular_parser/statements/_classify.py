@@ -5,8 +5,7 @@ catalogue codes of that form (a continuation sheet of a split balance has codes 
 no title), or, with no codes either, enough catalogue line names (``SHEET_NAMES`` distinct
 lines of one form: a hand-made balance), and «other» otherwise (the rule:
 ``arm_statements.forms``). One sheet may hold several forms one under another: each title
-starts a segment. ``sheet_evidence`` / ``describe_sheet`` say what a sheet shows, for the
-messages of a sheet that is no form.
+starts a segment.
 """
 
 from __future__ import annotations
@@ -29,7 +28,6 @@ from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.statements._table import (
     code_column_codes,
     is_notes_header,
-    locate_table,
 )
 
 __all__ = [
@@ -38,8 +36,7 @@ __all__ = [
     "Segment",
     "classify_sheet",
     "code_document_type",
-    "describe_sheet",
-    "sheet_evidence",
+    "name_texts",
 ]
 
 DocumentKind = FormKind
@@ -87,7 +84,7 @@ def _codes(sheet: Sheet) -> tuple[str, ...]:
     return tuple(code_column_codes(sheet))
 
 
-def _names(sheet: Sheet) -> tuple[str, ...]:
+def name_texts(sheet: Sheet) -> tuple[str, ...]:
     """Texts of the first rows that could be line names (letters, not a number)."""
     texts = (
         value.strip()
@@ -96,29 +93,6 @@ def _names(sheet: Sheet) -> tuple[str, ...]:
         if isinstance(value, str)
     )
     return tuple(text for text in texts if sum(ch.isalpha() for ch in text) >= 3)
-
-
-def sheet_evidence(sheet: Sheet) -> FormEvidence:
-    """What ``sheet`` prints that tells a form: its titles, ОКУД, codes, names, value columns."""
-    titles: list[str] = []
-    okud: str | None = None
-    for line in sheet.rows:
-        cells = [s for v in line if (s := fold(cell_text(v)))]
-        titles.extend(s for s in cells if title_kind(s) is not None)
-        okud = okud or okud_in_cells(cells)
-    layout = locate_table(sheet, 0, len(sheet.rows))
-    return FormEvidence(
-        titles=tuple(titles[:1]),
-        okud=okud,
-        codes=_codes(sheet),
-        names=_names(sheet),
-        value_columns=len(layout.columns) if layout is not None else None,
-    )
-
-
-def describe_sheet(sheet: Sheet) -> str:
-    """What ``sheet`` shows of a form, in words («заголовок …; ОКУД …; таблица из 3 колонок…»)."""
-    return sheet_evidence(sheet).describe()
 
 
 def _name_hint(name: str) -> DocumentKind | None:
@@ -156,7 +130,7 @@ def classify_sheet(sheet: Sheet) -> list[Segment]:
         return [Segment(by_codes, 0, end, titled=False)]
     if hint == "DISCLOSURE":
         return [Segment("DISCLOSURE", 0, end, titled=False)]
-    by_names = names_kind(_names(sheet), minimum=SHEET_NAMES)
+    by_names = names_kind(name_texts(sheet), minimum=SHEET_NAMES)
     if by_names is not None:
         return [Segment(by_names, 0, end, titled=False)]
     return []

@@ -9,7 +9,7 @@ scan-gateway (docs/warning-codes.md «Statements»).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from services.arm_statements import HEADER_FIELDS, PeriodKind, parse_period_label
@@ -17,17 +17,14 @@ from services.arm_statements.document import (
     ColumnRead,
     HeaderRead,
     HeaderReview,
+    LineRead,
     StatementRead,
-    ValueIssue,
 )
-from services.arm_statements.document import LineRead as StatementLine
-from services.arm_statements.document import ValueRead as StatementValue
 from services.arm_statements.forms import FormKind
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 from services.tabular_parser.excel.model import CellRange, Sheet
 from services.tabular_parser.statements._header import HeaderField
 from services.tabular_parser.statements._header import HeaderRead as SheetHeader
-from services.tabular_parser.statements._lines import LineRead, ValueRead
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
 __all__ = ["Json", "Part", "read_statement"]
@@ -109,42 +106,15 @@ def _column_read(column: ValueColumn) -> ColumnRead:
     return ColumnRead(column.index, column.label, 100 if column.label else None, kind, date)
 
 
-_ISSUES = {
-    "unreadable": ValueIssue.UNREADABLE,
-    "formula": ValueIssue.FORMULA,
-    "footnote": ValueIssue.FOOTNOTE,
-}
-
-
-def _value_read(value: ValueRead, part: Part) -> StatementValue:
-    return StatementValue(
-        column_index=part.column_map.get(value.column.index, value.column.index),
-        amount=value.amount,
-        string_value=value.string_value,
-        text=value.text,
-        confidence=value.confidence,
-        is_recognized=value.is_recognized,
-        issue=_ISSUES[value.issue] if value.issue is not None else None,
+def _in_document_columns(line: LineRead, part: Part) -> LineRead:
+    """The line with its values in the document's columns (a second sheet's mapped by order)."""
+    if not part.column_map:
+        return line
+    values = tuple(
+        replace(v, column_index=part.column_map.get(v.column_index, v.column_index))
+        for v in line.values
     )
-
-
-def _line_read(line: LineRead, part: Part) -> StatementLine:
-    return StatementLine(
-        row_index=line.row,
-        ref=line.ref,
-        status=line.status,
-        code=line.code,
-        code_text=line.code_text,
-        code_confidence=line.code_confidence,
-        name=line.name,
-        name_confidence=line.name_confidence,
-        values=tuple(_value_read(v, part) for v in line.values),
-        parent_ref=line.parent_ref,
-        suggested_code=line.suggested_code,
-        legacy_code=line.legacy,
-        name_raw=line.name_raw,
-        code_inferred=line.status == "ok" and line.code is not None and line.code_text is None,
-    )
+    return replace(line, values=values)
 
 
 def _range(part: Part) -> str:
@@ -155,7 +125,7 @@ def _range(part: Part) -> str:
         last_row = max(part.first_row, min(part.last_row, len(sheet.rows)) - 1)
         return CellRange(part.first_row, 0, last_row, max(0, width - 1)).a1()
     top = layout.header_row if layout.header_row is not None else layout.data_start
-    bottom = max([line.row for line in part.lines] + [top])
+    bottom = max([line.row_index for line in part.lines] + [top])
     right = max([layout.last_col] + [c.index for c in layout.columns])
     return CellRange(top, layout.first_col, bottom, max(layout.first_col, right)).a1()
 
@@ -180,7 +150,7 @@ def read_statement(
     """What ``parts`` read for one form, as arm_statements' typed reads."""
     columns = _align_columns(parts)
     notes: list[DocumentWarning] = []
-    lines = [_line_read(line, part) for part in parts for line in part.lines]
+    lines = [_in_document_columns(line, part) for part in parts for line in part.lines]
     if lines and any(
         part.column_map and any(k != v for k, v in part.column_map.items()) for part in parts
     ):

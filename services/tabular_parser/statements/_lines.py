@@ -5,17 +5,19 @@ value without a code (a detail line under the coded line above it, or a known li
 is missing); in a form without a «Код» column (157n simplified samples) a row is a line when
 its name is a catalogue line. Rows with a name only («АКТИВ», «в том числе:») are not lines;
 a name-only row that carries the rest of a line's wrapped name is joined to it (`_wrapped`).
+Lines and values are read straight into arm_statements' typed reads (`LineRead`, `ValueRead`),
+the ones scan-gateway feeds the same document builder.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Literal
 
 from services.arm_statements import FormVariant, fold, match_line_name
+from services.arm_statements.document import LineRead, ValueIssue, ValueRead
 from services.tabular_parser.excel.model import Sheet, sheet_ref
 from services.tabular_parser.excel.text import cell_text
 from services.tabular_parser.excel.values import parse_amount
@@ -23,10 +25,7 @@ from services.tabular_parser.statements._table import TableLayout, ValueColumn
 from services.tabular_parser.statements._text import strip_name_footnote
 from services.tabular_parser.statements._wrapped import NameRow, WrappedNames, join_wrapped_names
 
-__all__ = ["LineRead", "LineStatus", "ValueRead", "read_lines"]
-
-LineStatus = Literal["ok", "unreadable", "missing", "detail"]
-ValueIssue = Literal["unreadable", "formula", "footnote"]
+__all__ = ["read_lines"]
 
 CLEAN = 100.0
 FOOTNOTE = 95.0
@@ -38,46 +37,32 @@ _EMPTY_MARKS = frozenset({"", "-", "—", "–", "−", "(-)", "(—)", "(–)",
 _BRACKET_FOOTNOTE = re.compile(r"^(\(.*\))\s*(\d{1,2})$")
 
 
-@dataclass(slots=True)
-class ValueRead:
-    column: ValueColumn
+@dataclass(frozen=True, slots=True)
+class _Cell:
+    """A value as read from the cells of one value column; ``col`` is where its figure sits
+    (the column's index is settled from these after the lines are known)."""
+
     col: int | None
-    amount: Decimal | None
-    string_value: str | None
-    text: str | None
-    confidence: float
-    is_recognized: bool
-    needs_review: bool
-    issue: ValueIssue | None = None
-
-
-@dataclass(slots=True)
-class LineRead:
-    sheet: str
-    row: int
-    ref: str
-    status: LineStatus
-    code: str | None
-    code_text: str | None
-    code_confidence: float | None
-    name: str | None
-    name_raw: str | None
-    name_confidence: float | None
-    values: list[ValueRead] = field(default_factory=list)
-    parent_ref: str | None = None
-    suggested_code: str | None = None
-    legacy: bool = False
+    value: ValueRead
 
     @property
-    def needs_review(self) -> bool:
-        return self.status in ("unreadable", "missing") or any(v.needs_review for v in self.values)
-
-    @property
-    def name_footnote_stripped(self) -> bool:
-        return self.name is not None and self.name != self.name_raw
+    def text(self) -> str | None:
+        return self.value.text
 
 
-def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
+def _cell(
+    col: int | None,
+    amount: Decimal | None,
+    shown: str | None,
+    raw: str | None,
+    confidence: float,
+    issue: ValueIssue | None = None,
+) -> _Cell:
+    recognized = issue not in (ValueIssue.UNREADABLE, ValueIssue.FORMULA)
+    return _Cell(col, ValueRead(-1, amount, shown, raw, confidence, recognized, issue))
+
+
+def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> _Cell:
     pieces: list[tuple[int, str]] = []
     formula = False
     numeric: list[tuple[int, Decimal | None]] = []
@@ -93,31 +78,31 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> ValueRead:
             numeric.append((col, parse_amount(value)))
     if not pieces:
         if formula:
-            return ValueRead(column, None, None, None, None, 0.0, False, True, "formula")
-        return ValueRead(column, None, None, None, None, CLEAN, True, False)
+            return _cell(None, None, None, None, 0.0, ValueIssue.FORMULA)
+        return _cell(None, None, None, None, CLEAN)
     if len(numeric) == 1 and len(pieces) == 1:
         col, amount = numeric[0]
         text = pieces[0][1]
-        return ValueRead(column, col, amount, text, text, CLEAN, True, False)
+        return _cell(col, amount, text, text, CLEAN)
     col = next((c for c, t in pieces if any(ch.isdigit() for ch in t)), pieces[0][0])
     if _two_figures(pieces, numeric_cells=len(numeric)):
         # Two figures in one column's cells are two values, never one number glued from both
         # («343777.13» + «265425.66», «−13102» + «0»), so the value is left for review.
         raw = " ".join(t for _, t in pieces)
-        return ValueRead(column, col, None, raw, raw, 0.0, False, True, "unreadable")
+        return _cell(col, None, raw, raw, 0.0, ValueIssue.UNREADABLE)
     raw = "".join(t for _, t in pieces) if len(pieces) > 1 else pieces[0][1]
     shown = raw
     issue: ValueIssue | None = None
     if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
-        shown, issue = raw[: raw.rindex(")") + 1], "footnote"
+        shown, issue = raw[: raw.rindex(")") + 1], ValueIssue.FOOTNOTE
     compact = "".join(shown.split()).lower()
     if compact in _EMPTY_MARKS:
-        return ValueRead(column, col, None, shown, raw, CLEAN, True, False)
+        return _cell(col, None, shown, raw, CLEAN)
     amount = parse_amount(shown)
     if amount is None:
-        return ValueRead(column, col, None, shown, raw, 0.0, False, True, "unreadable")
+        return _cell(col, None, shown, raw, 0.0, ValueIssue.UNREADABLE)
     confidence = FOOTNOTE if issue else CLEAN
-    return ValueRead(column, col, amount, shown, raw, confidence, True, False, issue)
+    return _cell(col, amount, shown, raw, confidence, issue)
 
 
 def _two_figures(pieces: list[tuple[int, str]], *, numeric_cells: int) -> bool:
@@ -160,14 +145,14 @@ def _name_cell(sheet: Sheet, row: int, layout: TableLayout) -> tuple[int, str] |
     return None
 
 
-def _has_values(values: list[ValueRead]) -> bool:
+def _has_values(values: list[_Cell]) -> bool:
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in ("()", "(", ")")
         for v in values
     )
 
 
-def _has_figures(values: list[ValueRead]) -> bool:
+def _has_figures(values: list[_Cell]) -> bool:
     """Some value prints more than an empty mark: a section row «Раздел I | Х | Х» is no line."""
     return any(
         v.text is not None and "".join(v.text.split()).lower() not in _EMPTY_MARKS for v in values
@@ -179,7 +164,7 @@ class _Row:
     row: int
     code_cell: tuple[int, str] | None
     name_cell: tuple[int, str] | None
-    values: list[ValueRead]
+    values: list[_Cell]
 
 
 def _only_name(sheet: Sheet, item: _Row) -> bool:
@@ -238,8 +223,8 @@ def read_lines(
         for row in range(layout.data_start, layout.end_row)
     ]
     wrapped = _wrapped_names(sheet, layout, rows, document_type, variant)
-    lines: list[LineRead] = []
-    last_coded: LineRead | None = None
+    lines: list[tuple[_Row, LineRead]] = []
+    last_coded: str | None = None  # the ref of the last line with a printed (if garbled) code
     last_code: str | None = None
     for item in rows:
         if item.row in wrapped.fragments:
@@ -252,25 +237,29 @@ def read_lines(
         anchor_col = code_cell[0] if code_cell else name_cell[0] if name_cell else layout.name_start
         ref = sheet_ref(sheet.name, row, anchor_col)
         name_conf = None if name is None else (FOOTNOTE if name != name_raw else CLEAN)
-        line = LineRead(
-            sheet.name, row, ref, "ok", None, None, None, name, name_raw, name_conf, values
-        )
+        line = LineRead(row, ref, "ok", None, None, None, name, name_conf, name_raw=name_raw)
         if code_cell and _CODE.match(code_cell[1]):
-            line.code, line.code_text, line.code_confidence = code_cell[1], code_cell[1], CLEAN
-            last_coded, last_code = line, line.code
+            line = replace(line, code=code_cell[1], code_text=code_cell[1], code_confidence=CLEAN)
+            last_coded, last_code = ref, line.code
         elif code_cell and _is_garbled_code(code_cell[1]):
-            line.status, line.code_text, line.code_confidence = "unreadable", code_cell[1], 0.0
-            line.legacy = bool(_LEGACY.match(code_cell[1]))
-            last_coded = line  # a printed (if garbled) code: rows under it detail it
+            legacy = bool(_LEGACY.match(code_cell[1]))
+            line = replace(
+                line,
+                status="unreadable",
+                code_text=code_cell[1],
+                code_confidence=0.0,
+                legacy_code=legacy,
+            )
+            last_coded = ref  # a printed (if garbled) code: rows under it detail it
         elif layout.code_col is None:
             matched = (
                 match_line_name(name, document_type, variant, after=last_code) if name else None
             )
             if matched is not None:
-                line.code, line.code_confidence = matched, BY_NAME
-                last_coded, last_code = line, matched
+                line = replace(line, code=matched, code_confidence=BY_NAME, code_inferred=True)
+                last_coded, last_code = ref, matched
             elif _has_figures(values):
-                line.status = "missing"
+                line = replace(line, status="missing")
             else:
                 continue
         else:
@@ -280,24 +269,31 @@ def read_lines(
                 match_line_name(name, document_type, variant, after=last_code) if name else None
             )
             if suggested is not None and suggested != last_code:
-                line.status, line.suggested_code = "missing", suggested
+                line = replace(line, status="missing", suggested_code=suggested)
             elif last_coded is not None:
-                line.status, line.parent_ref = "detail", last_coded.ref
+                line = replace(line, status="detail", parent_ref=last_coded)
             else:
-                line.status = "missing"
-        lines.append(line)
-    _settle_column_indexes(layout, lines)
-    return lines
+                line = replace(line, status="missing")
+        lines.append((item, line))
+    _settle_column_indexes(layout, [item for item, _ in lines])
+    return [replace(line, values=_values(item, layout)) for item, line in lines]
 
 
-def _settle_column_indexes(layout: TableLayout, lines: list[LineRead]) -> None:
+def _values(item: _Row, layout: TableLayout) -> tuple[ValueRead, ...]:
+    """The row's values in their value columns' settled indexes."""
+    return tuple(
+        replace(cell.value, column_index=column.index)
+        for column, cell in zip(layout.columns, item.values, strict=True)
+    )
+
+
+def _settle_column_indexes(layout: TableLayout, rows: list[_Row]) -> None:
     """A value column's index is where its numbers actually sit (often right of its header)."""
-    for column in layout.columns:
+    for position, column in enumerate(layout.columns):
         seen = Counter(
-            v.col
-            for line in lines
-            for v in line.values
-            if v.column is column and v.col is not None and v.amount is not None
+            cell.col
+            for item in rows
+            if (cell := item.values[position]).col is not None and cell.value.amount is not None
         )
         if seen:
             column.index = seen.most_common(1)[0][0]

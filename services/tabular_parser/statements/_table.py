@@ -7,7 +7,9 @@ print «Номер строки | Наименование | Пояснения 
 code column is the column inside the «Код» header's merged range where most cells are catalogue
 codes, else a column whose cells are codes and that no other header stands over (never an
 amount column: decision 0006); a notes column is no value column; a value column owns every
-cell from its header to the next header; the table ends at the signature footer.
+cell from its header to the next header, the last one to the table's right edge (a cell past a
+gap of more than ``_COL_GAP`` empty columns is no part of the table: a stray at XFD36 is not
+glued to the line's value, decision 0008); the table ends at the signature footer.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ _NOTES_HEADER = re.compile(
 )
 _CODE_SHARE = 0.8  # a header-less code column: at least this share of its cells are codes
 _MAX_HEADER_ROWS = 4
+_COL_GAP = 30  # empty columns that end a table; real layouts leave at most 13 between cells
 # The tail of a label split over cells of blank forms: « г.8», «20», «года».
 _FRAGMENT = re.compile(r"^(г\.?|год\w*)\s*\d{0,2}$|^\d{2,4}$")
 _STOP = ("руководитель", "главный бухгалтер", "(подпись)", "индивидуальный предприниматель")
@@ -294,10 +297,22 @@ def _columns(
     return columns
 
 
+def _table_width(sheet: Sheet, first_row: int, last_row: int) -> int:
+    """One past the table's rightmost column: its used columns from the left until a gap of more
+    than ``_COL_GAP`` empty ones (what lies past the gap is a stray, not a column)."""
+    used = sorted({c for row in range(first_row, last_row) for c, _ in _texts(sheet, row)})
+    width = used[0] + 1 if used else 0
+    for col in used:
+        if col - width > _COL_GAP:
+            break
+        width = col + 1
+    return width
+
+
 def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | None:
     """The table of a statement in rows ``first_row`` ≤ row < ``last_row``, or None."""
     last_row = min(last_row, len(sheet.rows))
-    width = max((len(r) for r in sheet.rows[first_row:last_row]), default=0)
+    width = _table_width(sheet, first_row, last_row)
     name_hdr = _find(sheet, first_row, last_row, _NAME_HEADER)
     code_hdr = _find(sheet, first_row, last_row, _CODE_HEADER)
     header_row = min((h[0] for h in (name_hdr, code_hdr) if h is not None), default=None)
@@ -348,7 +363,7 @@ def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | N
         data_start = row
     columns = _columns(sheet, header_rows, value_start, width)
     if not columns and header_row is None:
-        columns = _columns_from_data(sheet, data_start, stop, value_start)
+        columns = _columns_from_data(sheet, data_start, stop, value_start, width)
     first_col = min(name_start, code_lo if code_lo is not None else name_start)
     if header_row is not None:
         first_col = min([first_col] + [c for c, _ in _texts(sheet, header_row)])
@@ -368,7 +383,9 @@ def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | N
     )
 
 
-def _columns_from_data(sheet: Sheet, first: int, last: int, value_start: int) -> list[ValueColumn]:
+def _columns_from_data(
+    sheet: Sheet, first: int, last: int, value_start: int, width: int
+) -> list[ValueColumn]:
     """Unlabelled value columns (a continuation sheet without a header): every column right of
     the codes that holds a number somewhere."""
     used = sorted(
@@ -376,7 +393,7 @@ def _columns_from_data(sheet: Sheet, first: int, last: int, value_start: int) ->
             c
             for row in range(first, last)
             for c, v in enumerate(sheet.rows[row] if row < len(sheet.rows) else [])
-            if c >= value_start
+            if value_start <= c < width
             and (
                 (isinstance(v, int | float) and not isinstance(v, bool))
                 or (isinstance(v, str) and any(ch.isdigit() for ch in v))

@@ -5,8 +5,8 @@ Every sheet is recognised on its own, so an exception on one sheet becomes a `Sh
 over two sheets (актив on one, пассив on the next, the second often without a title) becomes
 one BALANCE document with two locators. A balance or ОФР whose table gave no line with an
 amount is no document (never a «done» form with nothing in it): its sheet is SHEET_OTHER, and every
-SHEET_OTHER message says what the sheet showed (`describe_sheet`), so that an analyst knows
-what to send instead (docs/decisions/0005-statement-rules-for-real-files.md).
+SHEET_OTHER message says what the sheet showed and what to export instead (`_describe`, asked
+once per sheet; docs/decisions/0005-statement-rules-for-real-files.md).
 """
 
 from __future__ import annotations
@@ -15,12 +15,8 @@ from dataclasses import dataclass, field
 
 from services.arm_statements import build_document, detect_form_variant, statements_version
 from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.statements._classify import (
-    DocumentKind,
-    Segment,
-    classify_sheet,
-    describe_sheet,
-)
+from services.tabular_parser.statements._classify import DocumentKind, Segment, classify_sheet
+from services.tabular_parser.statements._describe import empty_form_message, other_sheet_message
 from services.tabular_parser.statements._document import Json, Part, read_statement
 from services.tabular_parser.statements._header import HeaderRead, read_header
 from services.tabular_parser.statements._lines import read_lines
@@ -59,8 +55,8 @@ class StatementsResult:
     other_sheets: list[str] = field(default_factory=list)
     failures: list[SheetFailure] = field(default_factory=list)
     statements_version: str = statements_version
-    seen: dict[str, str] = field(default_factory=dict)
-    """What each other sheet showed of a form, in words (for its SHEET_OTHER message)."""
+    said: dict[str, str] = field(default_factory=dict)
+    """Each other sheet's SHEET_OTHER message: what it showed, what to export instead."""
 
     def file_warnings(self) -> list[Json]:
         """SHEET_OTHER (info) for every other sheet, TABLE_PARSE_FAILED (error) per failure."""
@@ -68,17 +64,12 @@ class StatementsResult:
             {
                 "code": "SHEET_OTHER",
                 "severity": "info",
-                "message": _other_message(name, self.seen.get(name)),
+                "message": self.said[name],
                 "locator": {"sheet": name},
             }
             for name in self.other_sheets
         ]
         return other + [f.warning() for f in self.failures]
-
-
-def _other_message(sheet: str, seen: str | None) -> str:
-    found = f" (на листе: {seen})" if seen else ""
-    return f"Лист «{sheet}» не является формой отчётности{found}; документ не создан"[:500]
 
 
 @dataclass(slots=True)
@@ -164,7 +155,7 @@ def recognize_statements(sheets: list[Sheet]) -> StatementsResult:
     other: list[str] = []
     other_headers: list[HeaderRead] = []
     failures: list[SheetFailure] = []
-    seen: dict[str, str] = {}
+    said: dict[str, str] = {}
     for sheet in sheets:
         try:
             segments = classify_sheet(sheet)
@@ -173,7 +164,7 @@ def recognize_statements(sheets: list[Sheet]) -> StatementsResult:
                     read_header(sheet, 0, min(len(sheet.rows), _DISCLOSURE_HEADER_ROWS))
                 )
                 other.append(sheet.name)
-                seen[sheet.name] = describe_sheet(sheet)
+                said[sheet.name] = other_sheet_message(sheet)
                 continue
             items.extend(_Item(s.kind, _part(sheet, s), s.titled) for s in segments)
         except Exception as exc:  # one broken sheet must not stop the others
@@ -184,24 +175,20 @@ def recognize_statements(sheets: list[Sheet]) -> StatementsResult:
         try:
             read = read_statement(kind, parts, fallback)
             if read.is_empty_form:
-                _no_lines(kind, parts, other, seen)
+                _no_lines(kind, parts, other, said)
                 continue
             documents.append(build_document(read))
         except Exception as exc:
             failures.extend(_failure(p.sheet.name, exc) for p in parts)
-    return StatementsResult(documents, other, failures, seen=seen)
+    return StatementsResult(documents, other, failures, said=said)
 
 
 def _no_lines(
-    kind: DocumentKind, parts: list[Part], other: list[str], seen: dict[str, str]
+    kind: DocumentKind, parts: list[Part], other: list[str], said: dict[str, str]
 ) -> None:
     """A balance / ОФР without an amount is no document: its sheets are «other», saying why."""
-    form = "бухгалтерский баланс" if kind == "BALANCE" else "отчёт о финансовых результатах"
     for part in parts:
         if part.sheet.name in other:
             continue
         other.append(part.sheet.name)
-        seen[part.sheet.name] = (
-            f"похоже на {form} ({describe_sheet(part.sheet)}), но в таблице не найдено ни одной "
-            "строки формы с суммой"
-        )
+        said[part.sheet.name] = empty_form_message(part.sheet, kind)

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from services.tabular_parser.osv import recognize_osv
-
 from ._builder import R, Six, osv_sheet
 from ._fixtures import BY_ACCOUNT_ROWS, BY_ACCOUNT_TOTAL, GENERAL_ROWS, GENERAL_TOTAL
+from ._strict import recognize_osv
 
 OPENING_DEBIT, TURNOVER_DEBIT = 0, 2
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from services.tabular_parser.osv import recognize_osv
-
 from ._html_table import html_sheet
+from ._strict import recognize_osv
 
 SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "samples" / "public"
 SAMPLE = SAMPLES / "dkosinov_osv_parser__osv_62.01_2019-07.htm"

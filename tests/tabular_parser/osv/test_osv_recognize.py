@@ -6,10 +6,10 @@ import dataclasses
 from typing import Any
 
 from services.tabular_parser.excel.model import CellRange, Sheet
-from services.tabular_parser.osv import recognize_osv
 
 from ._builder import R, osv_sheet
 from ._fixtures import BY_ACCOUNT_ROWS, BY_ACCOUNT_TOTAL, GENERAL_ROWS, GENERAL_TOTAL
+from ._strict import recognize_osv
 
 SUMS = (
     "opening_debit",

@@ -17,7 +17,6 @@ from hypothesis import strategies as st
 
 from services.contract import Kind, validate
 from services.tabular_parser.excel.model import CellRange
-from services.tabular_parser.osv import recognize_osv
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance
@@ -31,6 +30,7 @@ from ._fixtures import (
     GENERAL_TOTAL,
     by_account_60_sheet,
 )
+from ._strict import recognize_osv
 
 SHEET = "Счета"
 _A1 = re.compile(r"([A-Z]+)(\d+)")

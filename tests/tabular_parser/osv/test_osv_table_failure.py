@@ -19,13 +19,14 @@ import pytest
 
 from services.contract import Kind, validate
 from services.tabular_parser.excel.model import CellRange
-from services.tabular_parser.osv import _recognize, read_osv_sheet, recognize_osv
+from services.tabular_parser.osv import _recognize, read_osv_sheet
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.builders import spec_of, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance
 
 from ._builder import Built, Stacked, osv_sheet, stack
 from ._fixtures import GENERAL_ROWS, GENERAL_TOTAL, by_account_60_sheet
+from ._strict import recognize_osv
 
 SHEET = "Счета"
 
@@ -182,15 +183,6 @@ def test_a_failing_document_build_loses_only_that_table(monkeypatch: pytest.Monk
     assert [f.warning()["locator"]["range"] for f in found.failures] == [
         _whole(parts[1], stacked.offsets[1])
     ]
-
-
-def test_recognize_osv_still_raises_when_a_table_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    """`recognize_osv` (documents only) does not drop a failed table silently: it raises it."""
-    _, stacked = _three()
-    _break(monkeypatch, "run_checks", 2)
-
-    with pytest.raises(_Broken, match="run_checks broke"):
-        recognize_osv(stacked.sheet)
 
 
 # --- through a workbook file -------------------------------------------------------------------

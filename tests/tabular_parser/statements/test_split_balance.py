@@ -41,3 +41,15 @@ def test_two_complete_balances_are_not_merged() -> None:
     """Two sheets each holding a whole balance stay two documents."""
     result = recognize_statements(f.to_sheets([f.onec_balance("Б1"), f.onec_balance("Б2")]))
     assert [len(d["locator"]) for d in result.documents] == [1, 1]
+
+
+def test_a_far_number_on_a_headerless_passive_sheet_is_no_value_column() -> None:
+    """A number 200 columns right of the header-less пассив table (past the table's edge) adds
+    no fourth value column and no value: the document reads as without it."""
+    active, passive = f.split_balance(passive_header=False)
+    row, _ = f.find_cell(passive, "1700")
+    stray = f.with_cell(passive, row, 200, 7)
+    clean = only(recognize_statements(f.to_sheets([active, passive])), "BALANCE")
+    doc = only(recognize_statements(f.to_sheets([active, stray])), "BALANCE")
+    assert [c["column_index"] for c in doc["columns"]] == [3, 4, 5]
+    assert doc["lines"] == clean["lines"]

@@ -68,7 +68,8 @@ def test_a_title_over_no_lines_is_no_document_but_a_sheet_other_saying_so() -> N
     [warning] = result.file_warnings()
     assert warning["code"] == "SHEET_OTHER"
     assert "похоже на бухгалтерский баланс" in warning["message"]
-    assert "заголовок «бухгалтерский баланс»" in warning["message"]
+    assert "заголовок «Бухгалтерский баланс»" in warning["message"]
+    assert "выгрузите форму с кодами строк и суммами" in warning["message"]
 
 
 def test_a_blank_form_with_codes_but_no_amounts_is_no_document() -> None:
@@ -115,7 +116,25 @@ def test_a_form_with_its_own_numbering_has_no_variant_and_keeps_its_okud() -> No
 
 def test_describe_sheet_says_what_a_sheet_that_is_no_form_shows() -> None:
     """A sheet of amounts without codes: the message names a table of 2 value columns without
-    codes, so an analyst knows it was seen and why it is no form."""
+    codes, so an analyst knows it was seen and why it is no form; a column header is no
+    title."""
     rows: list[Row] = [["Наименование показателя", "Сумма", "Сумма"], ["Аренда", 10, 20]]
     text = describe_sheet(to_sheet(SheetSpec("Справка", rows)))
-    assert text == "таблица из 2 колонок значений без кодов строк"
+    assert text == "таблица: столбцов с числами — 2, строк с числами — 1, без кодов строк"
+
+
+def test_a_coded_table_that_is_no_form_names_its_catalogue_codes_and_names() -> None:
+    """Codes 1150 / 1250 / 2110 in a code column under a title no form has: the description
+    counts the codes of each form and the catalogue line names it found."""
+    rows: list[Row] = [["Сводка показателей"], ["Показатель", "Код", "Сумма"]]
+    rows += [
+        ["Основные средства", "1150", 10],
+        ["Денежные средства и денежные эквиваленты", "1250", 20],
+        ["Выручка", "2110", 30],
+    ]
+    text = describe_sheet(to_sheet(SheetSpec("Свод", rows)))
+    assert text == (
+        "заголовок «Сводка показателей»; таблица: столбцов с числами — 1, строк с числами — 3, "
+        "столбец кодов строк: кодов строк баланса 2, отчёта о финансовых результатах 1; "
+        "наименований строк из справочника форм: 3"
+    )
