@@ -144,7 +144,9 @@ class NatsCluster:
                 return
             time.sleep(0.1)
         state = {node.name: node.routes() for node in self.nodes}
-        msg = f"the NATS cluster did not form its routes within {self.startup_timeout:.0f} s: {state}"
+        msg = (
+            f"the NATS cluster did not form its routes within {self.startup_timeout:.0f} s: {state}"
+        )
         raise EmbeddedServerError(msg)
 
 

@@ -27,8 +27,8 @@ from services.arm_core.db.models import JobStatus, RecognitionJob
 
 __all__ = [
     "NO_ACK",
-    "Expired",
     "REPLY_TIMEOUT",
+    "Expired",
     "accept_final",
     "claim_due_republish",
     "claim_next_queued",
@@ -254,7 +254,10 @@ async def expire_overdue_jobs(session: AsyncSession, *, now: dt.datetime) -> lis
             updated_at=now,
         )
         .returning(
-            RecognitionJob.id, RecognitionJob.file_id, RecognitionJob.attempt, RecognitionJob.pipeline
+            RecognitionJob.id,
+            RecognitionJob.file_id,
+            RecognitionJob.attempt,
+            RecognitionJob.pipeline,
         )
         .execution_options(synchronize_session=False)
     )
