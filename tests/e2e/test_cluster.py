@@ -170,6 +170,16 @@ def _assert_honest(result: Tally) -> None:
     assert result.retried == result.count("timeout"), report
     assert result.count("dlq") == result.count("error") == 0, report
     assert result.unexplained_double_results() == [], report
+    # The recorders must have seen the results, or the check above proves nothing. A result
+    # the core took yet no recorder saw needs a node killed between the two deliveries (its
+    # buffers hold both): at most one such per fault.
+    finals = [jobs[-1] for jobs in result.files.values()]
+    unseen = [
+        job["job_id"]
+        for job in finals
+        if not result.result_copies.get(f"result:{job['job_id']}:{job['attempt']}")
+    ]
+    assert len(unseen) <= len(result.recovery_seconds), (unseen, report)
 
 
 async def _kill_each_connected_node(
