@@ -199,7 +199,7 @@ def _mib(value: int) -> str:
 
 async def _measure(data: bytes, root: Path, cluster: NatsCluster | None) -> list[str]:
     """The report's lines for one NATS topology (one server, or the cluster)."""
-    root.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(root.mkdir, parents=True, exist_ok=True)
     async with bench_database(root) as db_url:
         one = await _run_stack(db_url, root / "one", 1, data, sequential=True, cluster=cluster)
     async with bench_database(root) as db_url:
