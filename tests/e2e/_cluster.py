@@ -212,7 +212,7 @@ class Tally:
         recovery = ", ".join(f"{s:.2f}" for s in self.recovery_seconds) or "-"
         return (
             f"{self.scenario}: jobs {len(self.files)}, done {self.done}, "
-            f"timeout {self.count('timeout')}, retried {self.retried}, "
+            f"timeout (result lost) {self.count('timeout')}, retried {self.retried}, "
             f"duplicates dropped {self.duplicates_dropped}, "
             f"repeats answered from memory {self.repeats_answered}, "
             f"recovery {recovery} s, all settled in {self.elapsed:.1f} s"

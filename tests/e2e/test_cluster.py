@@ -54,7 +54,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 BURST = 200
 # A lost result costs one reply budget before the automatic attempt; short, so that it ends in
 # the run, yet far above what a tiny file needs behind a 200-file burst.
-BUDGET_SECONDS = 30
+BUDGET_SECONDS = 45
 # Republishes are the answer to a lost request or ack: 3 × 5 s leaves room for a failover.
 CLUSTER_ENV = {
     "ACK_TIMEOUT_SECONDS": "5",
