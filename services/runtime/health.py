@@ -4,8 +4,8 @@ The answer is 200 JSON `{service, version, status, nats, nats_server, subjects}`
 state of NATS: it reads the client's state and never waits on the network. `nats_server` is the
 `host:port` the client is connected to (null while not connected), so an operator of a cluster
 sees which node each replica is on; it is built from host and port only, never from a URL's
-user-info. `subjects` holds only the roles the
-service uses, so a core and a service with diverging settings can be told apart from outside.
+user-info. `subjects` holds only the roles the service uses, so a core and a service with
+diverging settings can be told apart from outside.
 Nothing secret is in it: subjects are names, not credentials.
 """
 

@@ -193,8 +193,8 @@ def build_broker(
 
     Reconnects forever by default with a short wait (a service outlives a NATS restart or a
     dead cluster node), trying the configured servers in random order plus those the cluster
-    announces; each publish is confirmed by a flush bounded by PUBLISH_CONFIRM_TIMEOUT_SECONDS. Extra keyword
-    arguments go to NatsBroker as they are.
+    announces; each publish is confirmed by a flush bounded by
+    PUBLISH_CONFIRM_TIMEOUT_SECONDS. Extra keyword arguments go to NatsBroker as they are.
     """
     holder: list[NatsBroker] = []
     confirm_timeout = settings.publish_confirm_timeout_seconds

@@ -330,6 +330,15 @@ class Settings(BaseSettings):
         10, ge=1, validation_alias=plain_env("NATS_PING_INTERVAL_SECONDS")
     )
 
+    @field_validator("nats_max_reconnect_attempts")
+    @classmethod
+    def _attempts_not_zero(cls, value: int) -> int:
+        # nats-py reads 0 as "no limit" in one place and "give up" in another: refuse it.
+        if value == 0:
+            msg = "must be -1 (never give up) or at least 1"
+            raise SettingsError({"NATS_MAX_RECONNECT_ATTEMPTS": msg})
+        return value
+
     def __init__(self, **values: Any) -> None:
         error: SettingsError | None = None
         try:

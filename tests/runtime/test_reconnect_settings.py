@@ -32,10 +32,11 @@ def test_reconnect_settings_come_from_their_plain_names(monkeypatch: pytest.Monk
         settings.nats_reconnect_buffer_bytes,
         settings.nats_ping_interval_seconds,
     ) == (5, 65536, 3)
-    monkeypatch.setenv("NATS_MAX_RECONNECT_ATTEMPTS", "-2")
-    with pytest.raises(SettingsError) as caught:
-        load_settings()
-    assert caught.value.keys == ["NATS_MAX_RECONNECT_ATTEMPTS"]
+    for bad in ("-2", "0"):
+        monkeypatch.setenv("NATS_MAX_RECONNECT_ATTEMPTS", bad)
+        with pytest.raises(SettingsError) as caught:
+            load_settings()
+        assert caught.value.keys == ["NATS_MAX_RECONNECT_ATTEMPTS"]
 
 
 @pytest.mark.wire
