@@ -15,7 +15,7 @@ import contextlib
 import re
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,12 +130,6 @@ async def wait_reconnected(stack: LocalStack, cluster: NatsCluster, within: floa
         await asyncio.sleep(0.05)
     msg = f"services not reconnected to a live node within {within:.0f} s: {servers}"
     raise WaitTimeout(msg)
-
-
-async def when_uploaded(uploaded: asyncio.Event, fault: Callable[[], Awaitable[None]]) -> None:
-    """Run `fault` once `uploaded` is set (the middle of the burst)."""
-    await uploaded.wait()
-    await fault()
 
 
 async def settle(core: Core, file_ids: Iterable[str], within: float) -> dict[str, list[Any]]:
