@@ -20,6 +20,9 @@ arm-core at the time of writing; the reply budget is short here so such a job en
 4. Memory: RSS of each service (the process and its workers) at rest after start, and the peak
    while the burst runs (sampled every 50 ms from /proc).
 
+All of it twice: on one nats-server, then on a 3-node NATS cluster (`services.devstack.
+nats_cluster`, the services given the three URLs), so the cost of the cluster's routes shows.
+
 Run: `python -m benchmarks system` (the report goes to benchmarks/results/system.txt).
 """
 
@@ -41,6 +44,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from benchmarks._system_files import small_osv_xlsx
 from benchmarks._system_stack import ApiClient, bench_database, rss_of_session
 from services.devstack import LocalStack
+from services.devstack.nats_cluster import NatsCluster
 
 JOBS = 60
 SEQUENTIAL = 15
@@ -141,12 +145,22 @@ def _done(jobs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 async def _run_stack(
-    db_url: str, data_dir: Path, parsers: int, data: bytes, *, sequential: bool
+    db_url: str,
+    data_dir: Path,
+    parsers: int,
+    data: bytes,
+    *,
+    sequential: bool,
+    cluster: NatsCluster | None = None,
 ) -> dict[str, Any]:
+    env = {**ENV, "OPENBAO__DB__DB_URL": db_url}
+    if cluster is not None:  # every node's URL; the stack starts no nats-server of its own
+        env["OPENBAO__NATS__NATS_URL"] = cluster.url
     stack = LocalStack(
         data_dir=data_dir,
-        extra_env={**ENV, "OPENBAO__DB__DB_URL": db_url},
+        extra_env=env,
         replicas={"tabular-parser": parsers},
+        nats=cluster.nodes[0].server if cluster is not None else None,
     )
     await asyncio.to_thread(stack.__enter__)
     try:
@@ -183,15 +197,15 @@ def _mib(value: int) -> str:
     return f"{value / 1024 / 1024:7.1f} MiB"
 
 
-async def _main() -> str:
-    data = small_osv_xlsx()
-    with tempfile.TemporaryDirectory(prefix="bench-system-") as tmp:
-        root = Path(tmp)
-        async with bench_database(root) as db_url:
-            one = await _run_stack(db_url, root / "one", 1, data, sequential=True)
-        async with bench_database(root) as db_url:
-            two = await _run_stack(db_url, root / "two", 2, data, sequential=False)
+async def _measure(data: bytes, root: Path, cluster: NatsCluster | None) -> list[str]:
+    """The report's lines for one NATS topology (one server, or the cluster)."""
+    await asyncio.to_thread(root.mkdir, parents=True, exist_ok=True)
+    async with bench_database(root) as db_url:
+        one = await _run_stack(db_url, root / "one", 1, data, sequential=True, cluster=cluster)
+    async with bench_database(root) as db_url:
+        two = await _run_stack(db_url, root / "two", 2, data, sequential=False, cluster=cluster)
     backend = "PostgreSQL" if db_url.startswith("postgresql") else "SQLite"
+    nats = "a 3-node NATS cluster (services given all three URLs)" if cluster else "one nats-server"
 
     seq = _done(one["sequential"])
     timed_out = sum(
@@ -207,6 +221,7 @@ async def _main() -> str:
     unacked = sum(1 for j in [*seq, *one["burst"], *two["burst"]] if j["started_at"] is None)
 
     lines = [
+        f"NATS: {nats}",
         f"database: {backend}; file: small ОСВ XLSX ({len(data)} bytes); "
         f"burst: {JOBS} files, {UPLOAD_CONCURRENCY} uploads at a time; "
         f"one worker process per tabular-parser replica",
@@ -244,7 +259,17 @@ async def _main() -> str:
         f"  tabular-parser ×2: at rest {_mib(two['at_rest'].get('tabular-parser', 0))}, "
         f"peak {_mib(two['peak'].get('tabular-parser', 0))}"
     )
-    return "\n".join(lines)
+    return lines
+
+
+async def _main() -> str:
+    data = small_osv_xlsx()
+    with tempfile.TemporaryDirectory(prefix="bench-system-") as tmp:
+        root = Path(tmp)
+        single = await _measure(data, root / "single", None)
+        with NatsCluster() as cluster:
+            clustered = await _measure(data, root / "cluster", cluster)
+    return "\n".join([*single, "", *clustered])
 
 
 def main() -> str:

@@ -146,9 +146,11 @@ def create_app(
     storage = S3Storage(settings.s3)
 
     relay = OutboxRelay(sessions, settings, _request_publisher(broker, settings))
-    sweeper = DeadlineSweeper(sessions)
     relay_task = PeriodicTask(
         "arm-core-relay", relay.run_pass, settings.relay_poll_interval_seconds, logger=log
+    )
+    sweeper = DeadlineSweeper(
+        sessions, new_attempt=settings.timeout_new_attempt, on_queued=relay_task.wake
     )
     sweeper_task = PeriodicTask(
         "arm-core-sweeper", sweeper.run_pass, settings.relay_poll_interval_seconds, logger=log

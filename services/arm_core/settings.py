@@ -1,9 +1,10 @@
 """arm-core's own knobs on top of the shared `Settings`.
 
 Plain environment names, like the spec's tuning knobs: how long each pipeline gets to answer
-(reply_deadline = publish time + budget), the upload size limit, and the relay's rhythm. The
-OpenID Connect provider the REST API and the page trust is the group `OPENBAO__AUTH__*`
-(`AuthSettings`): its client secret is a secret kept in OpenBao like the other credentials.
+(reply_deadline = publish time + budget), the upload size limit, the relay's rhythm, and the
+one automatic new attempt after a timeout. The OpenID Connect provider the REST API and the
+page trust is the group `OPENBAO__AUTH__*` (`AuthSettings`): its client secret is a secret kept
+in OpenBao like the other credentials.
 """
 
 from __future__ import annotations
@@ -139,6 +140,9 @@ class CoreSettings(Settings):
         0.5, gt=0, validation_alias=plain_env("RELAY_POLL_INTERVAL_SECONDS")
     )
     relay_batch_size: int = Field(100, gt=0, validation_alias=plain_env("RELAY_BATCH_SIZE"))
+    # A job that times out (no result by its reply_deadline) gets one automatic new attempt
+    # of its file (decision 00XX: a result lost with a NATS node costs time, not work).
+    timeout_new_attempt: bool = Field(True, validation_alias=plain_env("TIMEOUT_NEW_ATTEMPT"))
     # None: migrate at start only for SQLite (the embedded default); PostgreSQL is migrated
     # by `python -m services.arm_core migrate` as a deployment step.
     db_migrate_on_start: bool | None = Field(

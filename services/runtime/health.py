@@ -1,8 +1,11 @@
 """`GET /healthcheck` and the start-up log line of subjects (spec 001).
 
-The answer is 200 JSON `{service, version, status, nats, subjects}` whatever the state of NATS:
-it reads the client's state and never waits on the network. `subjects` holds only the roles the
-service uses, so a core and a service with diverging settings can be told apart from outside.
+The answer is 200 JSON `{service, version, status, nats, nats_server, subjects}` whatever the
+state of NATS: it reads the client's state and never waits on the network. `nats_server` is the
+`host:port` the client is connected to (null while not connected), so an operator of a cluster
+sees which node each replica is on; it is built from host and port only, never from a URL's
+user-info. `subjects` holds only the roles the service uses, so a core and a service with
+diverging settings can be told apart from outside.
 Nothing secret is in it: subjects are names, not credentials.
 """
 
@@ -22,6 +25,7 @@ from services.runtime.settings import NatsSettings, SubjectRole
 __all__ = [
     "HEALTHCHECK_PATH",
     "NatsState",
+    "connected_server",
     "health_payload",
     "healthcheck_route",
     "log_subjects",
@@ -59,6 +63,20 @@ def nats_state(broker: NatsBroker | None) -> NatsState:
     return "disconnected"
 
 
+def connected_server(broker: NatsBroker | None) -> str | None:
+    """`host:port` of the server the broker is connected to now; None when not connected."""
+    if nats_state(broker) != "connected" or broker is None:
+        return None
+    try:
+        url = broker.connection.connected_url
+        if url is None or url.hostname is None:
+            return None
+        host = f"[{url.hostname}]" if ":" in url.hostname else url.hostname
+        return f"{host}:{url.port or 4222}"
+    except Exception:
+        return None
+
+
 def health_payload(
     *,
     service: str,
@@ -72,6 +90,7 @@ def health_payload(
         "version": version,
         "status": "ok",
         "nats": nats_state(broker),
+        "nats_server": connected_server(broker),
         "subjects": dict(subjects),
     }
 

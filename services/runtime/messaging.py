@@ -191,9 +191,10 @@ def build_broker(
 ) -> NatsBroker:
     """A NatsBroker wired from settings: servers, credentials, reconnects, the retry middleware.
 
-    Reconnects forever with a short wait (a service outlives a NATS restart); each publish
-    is confirmed by a flush bounded by PUBLISH_CONFIRM_TIMEOUT_SECONDS. Extra keyword
-    arguments go to NatsBroker as they are.
+    Reconnects forever by default with a short wait (a service outlives a NATS restart or a
+    dead cluster node), trying the configured servers in random order plus those the cluster
+    announces; each publish is confirmed by a flush bounded by
+    PUBLISH_CONFIRM_TIMEOUT_SECONDS. Extra keyword arguments go to NatsBroker as they are.
     """
     holder: list[NatsBroker] = []
     confirm_timeout = settings.publish_confirm_timeout_seconds
@@ -216,8 +217,15 @@ def build_broker(
     options: dict[str, Any] = {
         "name": client_name,
         "allow_reconnect": True,
-        "max_reconnect_attempts": -1,
+        # The order of OPENBAO__NATS__NATS_URL is shuffled on purpose (nats-py's default, made
+        # explicit): replicas given the same list spread over the cluster's nodes, as NATS
+        # recommends, instead of all landing on the first one.
+        "dont_randomize": False,
+        "max_reconnect_attempts": settings.nats_max_reconnect_attempts,
         "reconnect_time_wait": settings.nats_reconnect_wait_seconds,
+        "pending_size": settings.nats_reconnect_buffer_bytes,
+        "ping_interval": settings.nats_ping_interval_seconds,
+        "max_outstanding_pings": 2,
         "connect_timeout": 2,
         "security": settings.nats.security(),
         "middlewares": [middleware],

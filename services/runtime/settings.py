@@ -325,9 +325,30 @@ class Settings(BaseSettings):
     publish_confirm_timeout_seconds: float = Field(
         2.0, gt=0, validation_alias=plain_env("PUBLISH_CONFIRM_TIMEOUT_SECONDS")
     )
+    # Reconnects (docs/configuration.md says why each value): never give up, a short pause
+    # before trying a server again, a buffer for what is published while reconnecting, and
+    # pings that notice a node that vanished without closing its sockets.
     nats_reconnect_wait_seconds: float = Field(
         0.5, gt=0, validation_alias=plain_env("NATS_RECONNECT_WAIT_SECONDS")
     )
+    nats_max_reconnect_attempts: int = Field(
+        -1, ge=-1, validation_alias=plain_env("NATS_MAX_RECONNECT_ATTEMPTS")
+    )
+    nats_reconnect_buffer_bytes: int = Field(
+        2 * 1024 * 1024, ge=0, validation_alias=plain_env("NATS_RECONNECT_BUFFER_BYTES")
+    )
+    nats_ping_interval_seconds: int = Field(
+        120, ge=1, validation_alias=plain_env("NATS_PING_INTERVAL_SECONDS")
+    )
+
+    @field_validator("nats_max_reconnect_attempts")
+    @classmethod
+    def _attempts_not_zero(cls, value: int) -> int:
+        # nats-py reads 0 as "no limit" in one place and "give up" in another: refuse it.
+        if value == 0:
+            msg = "must be -1 (never give up) or at least 1"
+            raise SettingsError({"NATS_MAX_RECONNECT_ATTEMPTS": msg})
+        return value
 
     def __init__(self, **values: Any) -> None:
         error: SettingsError | None = None

@@ -115,20 +115,27 @@ async def test_no_parser_running_ends_in_dlq_no_ack(stack: LocalStack, core: Cor
 async def test_parser_killed_mid_job_times_out_and_a_new_attempt_succeeds(
     stack: LocalStack, core: Core
 ) -> None:
-    """SIGKILL of the parser (and its worker processes) while it recognises a large workbook:
-    the job stays processing until its reply_deadline, then timeout. After a restart of the
-    parser, a new recognition of the same file (attempt 2) ends with a result."""
+    """SIGKILL of the parser (and its worker processes) while it recognises a large workbook,
+    and a fresh parser started at once (it knows nothing of the job): the job stays processing
+    until its reply_deadline, then timeout; the core queues the file's one automatic new
+    attempt (TIMEOUT_NEW_ATTEMPT, on by default), which ends with a result without anyone
+    asking for it."""
     upload = await core.upload("large.xlsx", _files.large_workbook(LARGE_ROWS))
     await core.wait_status(upload["job_id"], {"processing"}, within=30)
     await asyncio.to_thread(stack.kill_service, PARSER)
+    await asyncio.to_thread(stack.start_service, PARSER)
 
     job = await core.wait_final(upload["job_id"], within=TABULAR_BUDGET + 15)
     assert (job["status"], job["error_code"]) == ("timeout", "TIMEOUT"), job
     assert job["result_msg_id"] is None
 
-    await asyncio.to_thread(stack.start_service, PARSER)
-    again = await core.recognise_again(upload["file_id"])
-    retried = await core.wait_final(again["job_id"], within=TABULAR_BUDGET + 15)
+    deadline = asyncio.get_running_loop().time() + 15
+    file = await core.file(upload["file_id"])
+    while len(file["jobs"]) < 2 and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.2)
+        file = await core.file(upload["file_id"])
+    assert len(file["jobs"]) == 2, file["jobs"]
+    retried = await core.wait_final(file["jobs"][1]["job_id"], within=TABULAR_BUDGET + 15)
     assert retried["status"] in {"done", "needs_check"}, (retried, service_log(stack, PARSER))
     file = await core.file(upload["file_id"])
     assert [(j["attempt"], j["status"]) for j in file["jobs"]] == [

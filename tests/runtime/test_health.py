@@ -95,6 +95,7 @@ async def test_healthcheck_before_connect_reports_disconnected(
         "version": "1.2.3",
         "status": "ok",
         "nats": "disconnected",
+        "nats_server": None,
         "subjects": {"tabular_request": "env.test.tabular", "result": "env.test.parsed"},
     }
     _assert_no_secret(response.text, credentials)
@@ -104,10 +105,12 @@ async def test_healthcheck_before_connect_reports_disconnected(
 async def test_healthcheck_follows_the_connection_and_answers_with_nats_down(
     client: httpx.AsyncClient, broker: NatsBroker, proxy: TcpProxy, credentials: Credentials
 ) -> None:
-    """Connected → "connected"; link cut → still 200 at once, with a not-connected state."""
+    """Connected → "connected" on the proxy's address; link cut → still 200 at once, with a
+    not-connected state and no server."""
     await broker.connect()
     up = await client.get("/healthcheck")
     assert up.status_code == 200 and up.json()["nats"] == "connected"
+    assert up.json()["nats_server"] == f"{proxy.host}:{proxy.port}"
     _assert_no_secret(up.text, credentials)
 
     proxy.cut()
@@ -115,6 +118,7 @@ async def test_healthcheck_follows_the_connection_and_answers_with_nats_down(
     down = await client.get("/healthcheck")
     assert down.status_code == 200
     assert down.json()["nats"] in {"reconnecting", "connecting", "disconnected"}
+    assert down.json()["nats_server"] is None
     assert down.json()["subjects"] == up.json()["subjects"]
     _assert_no_secret(down.text, credentials)
 
@@ -122,6 +126,35 @@ async def test_healthcheck_follows_the_connection_and_answers_with_nats_down(
     await eventually(lambda: nats_state(broker) == "connected", "the reconnect")
     again = await client.get("/healthcheck")
     assert again.json()["nats"] == "connected"
+
+
+@pytest.mark.wire
+async def test_healthcheck_names_the_connected_server_without_user_info(
+    make_settings: Callable[..., Settings], nats_server: NatsServer
+) -> None:
+    """A URL with user and password in a comma-separated list: /healthcheck shows only
+    host:port of the server the client is on, never the user-info."""
+    listed = f"nats://operator:hunter2secret@{nats_server.host}:{nats_server.port}"
+    settings = make_settings(nats={"nats_url": f"{listed}, nats://127.0.0.1:1"})
+    broker = build_broker(settings, client_name="health-user-info")
+    try:
+        await broker.connect()
+        app = AsgiFastStream(
+            broker,
+            asgi_routes=[
+                healthcheck_route(
+                    service="arm-core", version="1", nats=settings.nats, roles=(), broker=broker
+                )
+            ],
+        )
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://svc") as http:
+            body = (await http.get("/healthcheck")).text
+    finally:
+        with contextlib.suppress(Exception):
+            await broker.stop()
+    assert f'"nats_server": "{nats_server.host}:{nats_server.port}"' in body
+    assert "operator" not in body and "hunter2secret" not in body
 
 
 @pytest.mark.wire

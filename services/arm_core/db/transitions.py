@@ -15,9 +15,11 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import joinedload
 
@@ -26,15 +28,18 @@ from services.arm_core.db.models import JobStatus, RecognitionJob
 __all__ = [
     "NO_ACK",
     "REPLY_TIMEOUT",
+    "Expired",
     "accept_final",
     "claim_due_republish",
     "claim_next_queued",
     "expire_overdue",
+    "expire_overdue_jobs",
     "mark_processing",
     "mark_published",
     "mark_republished",
     "move_unacked_to_dlq",
     "next_attempt_number",
+    "queue_attempt_after_timeout",
     "reject_queued",
 ]
 
@@ -216,22 +221,88 @@ async def move_unacked_to_dlq(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Expired:
+    """A job the sweeper just moved to timeout."""
+
+    job_id: uuid.UUID
+    file_id: uuid.UUID
+    attempt: int
+    pipeline: str
+
+
 async def expire_overdue(session: AsyncSession, *, now: dt.datetime) -> int:
-    """published | processing → timeout for jobs past their reply_deadline."""
-    return await _guarded(
-        session,
-        None,
-        _FINAL_FROM,
-        {
-            "status": JobStatus.TIMEOUT.value,
-            "error_code": REPLY_TIMEOUT,
-            "error_message": "no result before reply_deadline",
-            "finished_at": now,
-            "next_attempt_at": None,
-            "updated_at": now,
-        },
-        RecognitionJob.reply_deadline <= now,
+    """published | processing → timeout for jobs past their reply_deadline; how many moved."""
+    return len(await expire_overdue_jobs(session, now=now))
+
+
+async def expire_overdue_jobs(session: AsyncSession, *, now: dt.datetime) -> list[Expired]:
+    """As `expire_overdue`, naming the jobs moved (one UPDATE … RETURNING: of two core
+    replicas sweeping at once, each row is returned to one of them)."""
+    stmt = (
+        update(RecognitionJob)
+        .where(
+            RecognitionJob.status.in_([s.value for s in _FINAL_FROM]),
+            RecognitionJob.reply_deadline <= now,
+        )
+        .values(
+            status=JobStatus.TIMEOUT.value,
+            error_code=REPLY_TIMEOUT,
+            error_message="no result before reply_deadline",
+            finished_at=now,
+            next_attempt_at=None,
+            updated_at=now,
+        )
+        .returning(
+            RecognitionJob.id,
+            RecognitionJob.file_id,
+            RecognitionJob.attempt,
+            RecognitionJob.pipeline,
+        )
+        .execution_options(synchronize_session=False)
     )
+    rows = (await session.execute(stmt)).all()
+    return [Expired(row[0], row[1], row[2], row[3]) for row in rows]
+
+
+async def queue_attempt_after_timeout(
+    session: AsyncSession, expired: Expired, *, now: dt.datetime
+) -> RecognitionJob | None:
+    """The one automatic new attempt of a file whose job timed out (decision 00XX).
+
+    Queued only when the timed-out job is the file's latest attempt (an analyst's newer one
+    supersedes it) and no other job of the file ever timed out (so an automatic attempt that
+    times out too gets none: one per file, whatever the cause). Inserted under a savepoint:
+    a new attempt allocated meanwhile by an analyst wins, and the sweep goes on.
+    """
+    newer_or_timed_out = await session.scalar(
+        select(func.count())
+        .select_from(RecognitionJob)
+        .where(
+            RecognitionJob.file_id == expired.file_id,
+            RecognitionJob.id != expired.job_id,
+            (RecognitionJob.attempt > expired.attempt)
+            | (RecognitionJob.status == JobStatus.TIMEOUT.value),
+        )
+    )
+    if newer_or_timed_out:
+        return None
+    job = RecognitionJob(
+        id=uuid.uuid4(),
+        file_id=expired.file_id,
+        pipeline=expired.pipeline,
+        attempt=expired.attempt + 1,
+        status=JobStatus.QUEUED.value,
+        republish_count=0,
+        created_at=now,
+        updated_at=now,
+    )
+    try:
+        async with session.begin_nested():
+            session.add(job)
+    except IntegrityError:
+        return None
+    return job
 
 
 async def mark_processing(
