@@ -151,6 +151,14 @@ UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
     *(
         p
         for p in PROBLEM_TYPES
-        if p not in {NOT_AN_OSV_DOCUMENT, INVALID_CORRECTION, NOT_FOUND, JOB_IN_FLIGHT, UNAUTHENTICATED, FORBIDDEN}
+        if p
+        not in {
+            NOT_AN_OSV_DOCUMENT,
+            INVALID_CORRECTION,
+            NOT_FOUND,
+            JOB_IN_FLIGHT,
+            UNAUTHENTICATED,
+            FORBIDDEN,
+        }
     ),
 )

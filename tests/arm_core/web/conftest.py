@@ -22,8 +22,8 @@ from services.arm_core.db import JobStatus, RecognitionJob, StoredFile
 from services.runtime.protocol import ServiceInfo, result_file
 from services.runtime.recognizer import Job
 from services.tabular_parser.recognizer import recognise_bytes
-from tests.arm_core.conftest import build_envelope, deliver
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
+from tests.support.core import build_envelope, deliver
 
 
 @dataclass(frozen=True)

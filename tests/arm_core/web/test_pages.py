@@ -17,7 +17,6 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from tests.arm_core.conftest import example, for_job
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
     RIGHT_AMOUNT,
@@ -31,6 +30,7 @@ from tests.arm_core.web.conftest import (
     upload_taken,
 )
 from tests.e2e._files import osv_xlsx
+from tests.support.core import example, for_job
 
 pytestmark = [pytest.mark.db]
 
