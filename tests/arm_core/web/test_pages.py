@@ -23,7 +23,7 @@ from tests.arm_core.web._doubtful import (
     RIGHT_VALUE,
     doubtful_income_xlsx,
 )
-from tests.arm_core.web.conftest import (
+from tests.arm_core.web._recognition import (
     Recognised,
     deliver_result,
     upload_and_recognise,
