@@ -35,12 +35,13 @@ from services.arm_statements.document import (
     ValueRead,
     build_document,
 )
-from services.arm_statements.forms import FormEvidence, FormKind, form_kind, title_kind
+from services.arm_statements.forms import FormEvidence, FormKind, form_kind, okud_kind, title_kind
 from services.runtime.recognizer import Recognition
+from services.scan_gateway._codes import known_code
 from services.scan_gateway._header import HeaderField, read_header
 from services.scan_gateway._period import date_in_text, fold, parse_period_label
 from services.scan_gateway.amounts import read_amount
-from services.scan_gateway.resultset import Item, Row, Table, TextLine
+from services.scan_gateway.resultset import Item, Row, Table, TextLine, Word
 
 __all__ = ["FileWarning", "map_items", "warning_json_failed"]
 
@@ -94,6 +95,7 @@ class _Part:
 class _Doc:
     kind: FormKind
     parts: list[_Part] = field(default_factory=list)
+    cover: Sequence[TextLine] = ()  # pages before it that hold no form (a tax-office cover)
 
 
 def _header_kind(header: str) -> str | None:
@@ -257,6 +259,7 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
         ),
         parent_ref=parent,
         code_inferred=code is not None and not code_text,
+        code_unknown=code is not None and bool(code_text) and not known_code(code),
     )
 
 
@@ -275,8 +278,23 @@ def _columns(parts: list[_Part]) -> list[ColumnRead]:
     return [out[i] for i in sorted(out)]
 
 
-def _header(lines_source: Sequence[TextLine]) -> dict[str, HeaderRead]:
-    """The header fields of the text lines; no «Дата» line → the date of the form's title."""
+def _page_text(item: Item) -> list[TextLine]:
+    """A page's text lines and its table rows as lines (a cover page's «Коды» are a grid)."""
+    rows = [
+        TextLine(tuple(Word(c.text, c.confidence) for c in row.cells if c.text))
+        for table in item.tables
+        for row in table.rows
+    ]
+    return [*item.lines, *(row for row in rows if row.words)]
+
+
+def _header(
+    lines_source: Sequence[TextLine], kind: FormKind, cover: Sequence[TextLine] = ()
+) -> dict[str, HeaderRead]:
+    """The header fields of the text lines; no «Дата» line → the date of the form's title;
+    fields still missing from the cover pages before the form (a tax-office form prints the
+    organisation, ИНН, units and the reporting year once, on its title page). An ОКУД of
+    another form than the one found is up for review."""
     fields = read_header(lines_source)
     if "report_date" not in fields:
         for text_line in lines_source:
@@ -290,6 +308,11 @@ def _header(lines_source: Sequence[TextLine]) -> dict[str, HeaderRead]:
                     conf is not None and conf < REVIEW_BELOW,
                 )
                 break
+    for name, found in read_header(cover).items():
+        fields.setdefault(name, found)
+    okud = fields.get("okud")
+    if okud is not None and okud.value is not None and okud_kind(okud.value) != kind:
+        fields["okud"] = HeaderField(okud.value, okud.text, okud.confidence, True)
     return {
         name: HeaderRead(
             found.value,
@@ -313,9 +336,10 @@ def _document(doc: _Doc) -> Json | None:
     read = StatementRead(
         kind=doc.kind,
         locator=[{"page": p.table.page, "table": p.table.index} for p in doc.parts],
-        header=_header([line for part in doc.parts for line in part.lines]),
+        header=_header([line for part in doc.parts for line in part.lines], doc.kind, doc.cover),
         columns=_columns(doc.parts),
         lines=lines,
+        from_ocr=True,
     )
     return None if read.is_empty_form else build_document(read)
 
@@ -344,7 +368,9 @@ def map_items(
     """The documents of a result set; `warnings` are file warnings found while fetching it."""
     file_warnings = [w.to_json() for w in warnings]
     docs: list[_Doc] = []
+    cover: list[TextLine] = []
     for item in sorted(items, key=lambda i: i.page):
+        parts = sum(len(doc.parts) for doc in docs)
         for table in item.tables:
             locator = {"page": table.page, "table": table.index}
             try:
@@ -377,7 +403,9 @@ def map_items(
             if last is not None and last.kind == kind and not (titled and table.index == 0):
                 last.parts.append(part)
             else:
-                docs.append(_Doc(kind, [part]))
+                docs.append(_Doc(kind, [part], tuple(cover)))
+        if sum(len(doc.parts) for doc in docs) == parts:
+            cover.extend(_page_text(item))
     documents: list[Json] = []
     for doc in docs:
         try:
