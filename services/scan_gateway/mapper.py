@@ -288,6 +288,22 @@ def _page_text(item: Item) -> list[TextLine]:
     return [*item.lines, *(row for row in rows if row.words)]
 
 
+def _title_date(lines: Sequence[TextLine]) -> HeaderField | None:
+    """The date a form's title prints, on its line or the next («Отчет о финансовых
+    результатах» / «за 2025 год»)."""
+    for at, text_line in enumerate(lines):
+        if not _is_title(text_line.text):
+            continue
+        for candidate in lines[at : at + 2]:
+            found = date_in_text(candidate.text)
+            if found is not None:
+                conf = min((w.confidence for w in candidate.words), default=None)
+                low = conf is not None and conf < REVIEW_BELOW
+                return HeaderField(found.isoformat(), candidate.text, conf, low)
+        return None
+    return None
+
+
 def _header(
     lines_source: Sequence[TextLine], kind: FormKind, cover: Sequence[TextLine] = ()
 ) -> dict[str, HeaderRead]:
@@ -297,19 +313,11 @@ def _header(
     another form than the one found is up for review."""
     fields = read_header(lines_source)
     if "report_date" not in fields:
-        for text_line in lines_source:
-            found = date_in_text(text_line.text) if _is_title(text_line.text) else None
-            if found is not None:
-                conf = min((w.confidence for w in text_line.words), default=None)
-                fields["report_date"] = HeaderField(
-                    found.isoformat(),
-                    text_line.text,
-                    conf,
-                    conf is not None and conf < REVIEW_BELOW,
-                )
-                break
-    for name, found in read_header(cover).items():
-        fields.setdefault(name, found)
+        dated = _title_date(lines_source)
+        if dated is not None:
+            fields["report_date"] = dated
+    for name, field_read in read_header(cover).items():
+        fields.setdefault(name, field_read)
     okud = fields.get("okud")
     if okud is not None and okud.value is not None and okud_kind(okud.value) != kind:
         fields["okud"] = HeaderField(okud.value, okud.text, okud.confidence, True)
