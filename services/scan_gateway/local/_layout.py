@@ -344,39 +344,49 @@ def _reread_row(
     cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], reread: Reread
 ) -> None:
     """Cells the page-wide OCR misread (a code that is no code or one no form prints, an amount
-    with stray marks) read
-    again from their own box, digits only; the new reading is kept only when it is clean. An
-    amount pieced from two text lines loses its confidence (the mapper flags it for review)."""
+    with stray marks) read again, digits only: first the cell's whole band, then, if that
+    reads nothing clean (box remnants, a stamp), the words' own box; the new reading is kept
+    only when it is clean. An amount pieced from two text lines is never re-read (a one-line
+    read of a two-line box puts the pieces in either order): it loses its confidence, so the
+    mapper flags it for review."""
     words = [w for ws in cells.values() for w in ws]
     top, bottom = min(w.top for w in words), max(w.bottom for w in words)
     margin = statistics.median(w.bottom - w.top for w in words) * 0.4
     for column, found in list(cells.items()):
-        text = _join(found)
-        if column == code_column:
-            wanted, pattern = text.replace(" ", ""), _CODE
-        elif column > code_column:
-            wanted, pattern = text, _CLEAN_AMOUNT
-        else:
+        if column < code_column:
             continue
-        pieced = column > code_column and not _one_line(found)
+        code = column == code_column
+        pattern = _CODE if code else _CLEAN_AMOUNT
+        wanted = _compact(_join(found), code)
         clean = bool(pattern.match(wanted))
-        if clean and not pieced and (column != code_column or known_code(wanted)):
+        if not code and not _one_line(found):
+            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+            continue
+        if clean and (not code or known_code(wanted)):
             continue
         x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
         x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
-        again = (
-            None if pieced else reread(x0, x1, top - margin, bottom + margin, column == code_column)
+        pad = margin * 2
+        boxes = (
+            (x0, x1),
+            (max(min(w.x0 for w in found) - pad, x0), min(max(w.x1 for w in found) + pad, x1)),
         )
-        new_text, confidence = again if again is not None else ("", 0.0)
-        check = new_text.replace(" ", "") if column == code_column else new_text
-        # a pieced amount is never confirmed by a re-read: a one-line read of a two-line box
-        # puts the same pieces in either order
-        # an unknown but clean code («2219») gives way only to a code some form prints
-        better = column != code_column or known_code(check) or not clean
-        if again is not None and pattern.match(check) and not pieced and better:
-            cells[column] = [PlacedWord(check, x0, x1, top, bottom, confidence)]
-        elif pieced:
-            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+        for left, right in boxes:
+            again = reread(left, right, top - margin, bottom + margin, code)
+            check = _compact(again[0], code) if again is not None else ""
+            # an unknown but clean code («2219») gives way only to a code some form prints
+            if (
+                again is not None
+                and pattern.match(check)
+                and (not code or not clean or known_code(check))
+            ):
+                cells[column] = [PlacedWord(check, x0, x1, top, bottom, again[1])]
+                break
+
+
+def _compact(text: str, code: bool) -> str:
+    """A cell's text as checked: a code without its spaces, an amount as read."""
+    return text.replace(" ", "") if code else text
 
 
 def _printed_lines(words: list[PlacedWord]) -> list[list[PlacedWord]]:
