@@ -4,7 +4,9 @@ Each field is found by its printed label in a line of words; its text is what th
 the match print, its confidence the lowest of those words'. Codes and ИНН are digits: OCR
 look-alike letters are read as digits, and such a repair, a low confidence, a wrong length or
 a failed ИНН checksum puts the field in `needs_review_fields`. A line about the auditor never
-gives the organisation's fields.
+gives the organisation's fields. A tax-office form prints no «Дата» and no «Организация»: its
+reporting year and period code give the report date, and the comb-cell lines above
+«(наименование организации)» the organisation. Units and ОКЕИ are checked against each other.
 """
 
 from __future__ import annotations

@@ -10,9 +10,11 @@ page prints a new form title.
 This module reads what is OCR's — values through `services.scan_gateway.amounts` (a repaired,
 unreadable or low-confidence value is *uncertain*), codes never repaired (a code that is not
 4–5 clean digits makes an unreadable line, since a misread code would move figures to another
-line), the header from the text lines — and `arm_statements.build_document` writes the
-document: review (a holding relation vouches for the uncertain figures in it), checks,
-warnings and status, by the same rules as for Excel.
+line; a clean code no form prints is kept and flagged), the header from the text lines and,
+for fields the form's page lacks, from the cover pages before it — and
+`arm_statements.build_document` writes the document: review (a holding relation vouches for
+the uncertain figures in it; as OCR reads, the terms of a failed relation need review),
+checks, warnings and status, by the same rules as for Excel.
 """
 
 from __future__ import annotations
