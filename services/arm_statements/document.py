@@ -4,11 +4,12 @@ A recogniser (the Excel sheets of tabular-parser, the OCR tables of scan-gateway
 values, columns and header fields into the typed reads of this module; ``build_document`` turns
 them into the contract's document and decides, the same way for both:
 - a value needs review when its read says so (unreadable, a formula without a value, an
-  uncertain OCR reading) or its line's code was inferred from the name, and no relation that
+  uncertain OCR reading), its line's code was inferred from the name, or (OCR reads only,
+  ``StatementRead.from_ocr``) it is a term of a hard relation that fails, and no relation that
   holds in its column covers it;
 - a line needs review when its code is unreadable or missing, it repeats a code printed above,
-  its code was read with a confidence under ``REVIEW_BELOW`` and no relation covers it, or one
-  of its values needs review;
+  its code was read with a confidence under ``REVIEW_BELOW`` and no relation covers it, OCR
+  read a code no form prints (``code_unknown``), or one of its values needs review;
 - relations are checked over the lines with status ok (the first of a repeated code); when a
   code was inferred or a line's code is unreadable or missing, only relations all of whose
   lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED;
@@ -103,7 +104,8 @@ class LineRead:
     missing code's name matches; ``legacy_code``: the unreadable code is a pre-2011 one.
     ``name_raw`` is the printed name when a footnote was cut from it. ``code_inferred``: the
     code comes from the line's name (a form without codes, or with its own numbering), not
-    from a printed catalogue code.
+    from a printed catalogue code. ``code_unknown``: OCR read a clean code that no form prints
+    (likely a misread one: «2219» for 2210); the line needs review.
     """
 
     row_index: int
@@ -120,6 +122,7 @@ class LineRead:
     legacy_code: bool = False
     name_raw: str | None = None
     code_inferred: bool = False
+    code_unknown: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +153,9 @@ class StatementRead:
     ``notes`` are warnings of the recogniser's own that lead the list (e.g. columns of a
     second sheet aligned by order); ``closing_notes`` follow the line warnings (e.g. a table
     left out). ``locator``: the contract's locators, one per sheet segment or scanned table.
+    ``from_ocr``: the figures were read by OCR, so a value in a hard relation that fails and
+    that no holding relation covers needs review (one of them is misread); figures of a
+    workbook are the filer's own, and RELATION_FAILED says enough.
     """
 
     kind: FormKind
@@ -158,6 +164,7 @@ class StatementRead:
     columns: Sequence[ColumnRead]
     lines: Sequence[LineRead]
     notes: Sequence[DocumentWarning] = ()
+    from_ocr: bool = False
     closing_notes: Sequence[DocumentWarning] = ()
 
     @property
@@ -264,9 +271,26 @@ def _complete(lines: Sequence[LineRead]) -> bool:
     return not any(line.code_inferred or line.status in ("unreadable", "missing") for line in lines)
 
 
-def _value_review(line: LineRead, value: ValueRead, result: RecomputeResult) -> bool:
-    doubtful = value.issue in _REVIEW_ISSUES or (line.code_inferred and value.amount is not None)
+def _value_review(
+    line: LineRead, value: ValueRead, result: RecomputeResult, contradicted: set[tuple[str, int]]
+) -> bool:
+    doubtful = (
+        value.issue in _REVIEW_ISSUES
+        or (line.code_inferred and value.amount is not None)
+        or (line.code is not None and (line.code, value.column_index) in contradicted)
+    )
     return doubtful and not result.is_covered(line.ref, value.column_index)
+
+
+def _contradicted(read: StatementRead, result: RecomputeResult) -> set[tuple[str, int]]:
+    """(code, column) of every term of a failed hard relation, for OCR reads only."""
+    if not read.from_ocr or result.checks is None:
+        return set()
+    return {
+        (code, failure.column_index)
+        for failure in result.checks.relations_failed
+        for code in failure.codes
+    }
 
 
 def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
@@ -281,12 +305,15 @@ def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
 
 
 def _lines_json(
-    lines: Sequence[LineRead], repeats: set[str], result: RecomputeResult
+    lines: Sequence[LineRead],
+    repeats: set[str],
+    result: RecomputeResult,
+    contradicted: set[tuple[str, int]],
 ) -> list[Json]:
     out: list[Json] = []
     for line in lines:
         item = _line_json(line)
-        values = [_value_json(v, _value_review(line, v, result)) for v in line.values]
+        values = [_value_json(v, _value_review(line, v, result, contradicted)) for v in line.values]
         low_code = (
             line.status == "ok"
             and line.code_confidence is not None
@@ -297,6 +324,7 @@ def _lines_json(
             line.status in ("unreadable", "missing")
             or line.ref in repeats
             or low_code
+            or (line.status == "ok" and line.code_unknown)
             or any(v["needs_review"] for v in values)
         )
         item["values"] = values
@@ -445,7 +473,7 @@ def build_document(read: StatementRead) -> Json:
     result = recompute(
         skeleton, complete=_complete(lines), form_variant=None if own_numbering else "detect"
     )
-    items = _lines_json(lines, repeats, result)
+    items = _lines_json(lines, repeats, result, _contradicted(read, result))
     form_variant = result.form_variant if _is_statement(read.kind) else None
     if result.checks is not None:
         warnings.extend(_check_warnings(result.checks, refs))

@@ -4,7 +4,9 @@ Each field is found by its printed label in a line of words; its text is what th
 the match print, its confidence the lowest of those words'. Codes and ИНН are digits: OCR
 look-alike letters are read as digits, and such a repair, a low confidence, a wrong length or
 a failed ИНН checksum puts the field in `needs_review_fields`. A line about the auditor never
-gives the organisation's fields.
+gives the organisation's fields. A tax-office form prints no «Дата» and no «Организация»: its
+reporting year and period code give the report date, and the comb-cell lines above
+«(наименование организации)» the organisation. Units and ОКЕИ are checked against each other.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from services.arm_statements import (
     inn_checksum_ok,
     normalize_units,
     report_date_in_texts,
+    units_for_okei,
 )
 from services.arm_statements.document import REVIEW_BELOW
 from services.scan_gateway.resultset import TextLine
@@ -46,17 +49,22 @@ _DIGIT_LOOKALIKES = str.maketrans(
 )
 
 _TOKEN = r"(\S+)"
+_YEAR_PERIODS = frozenset({"34", "94"})
+_LETTERS = re.compile(r"[а-яa-z]{3}")
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("okud", re.compile(r"окуд\s*:?\s*" + _TOKEN)),
     ("okpo", re.compile(r"окпо\s*:?\s*" + _TOKEN)),
     ("okopf", re.compile(r"окопф\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
     ("okfs", re.compile(r"окопф\s*/\s*окфс\s*:?\s*\S+\s*/?\s*" + _TOKEN)),
-    ("okei", re.compile(r"океи\s*:?\s*" + _TOKEN)),
-    ("inn", re.compile(r"(?<![а-я])инн\s*:?\s*" + _TOKEN)),
+    ("okei", re.compile(r"океи\)?\s*:?\s*" + _TOKEN)),
+    # a tax-office form spaces the ИНН into comb cells («775 1188246»), OCR drops an «н»
+    ("inn", re.compile(r"(?<![а-я])инн?\s*:?\s*(\d[\d ]{8,14}\d)(?!\d)")),
     (
         "report_date",
         re.compile(r"дата\s*(?:\(число,?\s*месяц,?\s*год\))?\s*:?\s*(\d\S*(?:\s+\d\S*){0,2})"),
     ),
+    ("report_year", re.compile(r"отчетный\s+г\S{0,3}\s*:?\s*(\d{4})(?!\d)")),
+    ("period_code", re.compile(r"отчетный\s+период\s*(?:\(код\))?\S*\s*(\d{2})(?!\d)")),
     ("organization_name", re.compile(r"^организация\s*:?\s*(.+?)(?:\s+по\s+окпо\b.*)?$")),
     ("units", re.compile(r"^единица измерения\s*:?\s*(.+?)(?:\s+по\s+океи\b.*)?$")),
     ("address", re.compile(r"^местонахождение\s*(?:\(адрес\))?\s*:?\s*(.+)$")),
@@ -100,23 +108,55 @@ def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
 
 
 def _field(name: str, text: str, confidence: float) -> HeaderField:
+    if name in ("report_year", "period_code"):
+        digits = text.translate(_DIGIT_LOOKALIKES)
+        return HeaderField(digits if digits.isdigit() else None, text, confidence, False)
     if name in ("inn", *CODE_LENGTHS):
         return _digits_field(name, text, confidence)
     low = confidence < REVIEW_BELOW
     if name == "report_date":
         found, _ = report_date_in_texts([text], ocr=True)
+        if found is None:  # day, month and year in three cells, a rule read as «|» between
+            parts = [p.strip("|!.,:").translate(_DIGIT_LOOKALIKES) for p in text.split()]
+            found, _ = report_date_in_texts([p for p in parts if p], ocr=True)
         value = found.isoformat() if found is not None else None
         return HeaderField(value, text, confidence, low or value is None)
     if name == "units":
-        units = normalize_units(text)
+        folded = text.lower()
+        # a label listing the choices («тыс. руб. / млн. руб. – код по ОКЕИ») names no units
+        units = None if "тыс" in folded and "млн" in folded else normalize_units(text)
         return HeaderField(units, text, confidence, low or units is None)
     cleaned = text.strip(" :")
     return HeaderField(cleaned or None, text, confidence, low or not cleaned)
 
 
+def _captioned_name(lines: list[TextLine]) -> HeaderField | None:
+    """The organisation a tax-office form prints in comb cells above the caption
+    «(наименование организации)»: the lines just above it, up to the line of labelled fields
+    («Номер корректировки … Отчетный год …»)."""
+    for at, line in enumerate(lines):
+        if "наименование организации" not in line.text.lower():
+            continue
+        name: list[TextLine] = []
+        for above in reversed(lines[max(at - 4, 0) : at]):
+            folded = above.text.lower()
+            if "отчетн" in folded or "корректировк" in folded or not _LETTERS.search(folded):
+                break
+            name.insert(0, above)
+        words = [w for n in name for w in n.words]
+        if words:
+            text = " ".join(w.text for w in words)
+            confidence = min(w.confidence for w in words)
+            return HeaderField(text, text, confidence, confidence < REVIEW_BELOW)
+    return None
+
+
 def read_header(lines: Iterable[TextLine]) -> dict[str, HeaderField]:
     """Every header field found in `lines` (the first finding of a field wins)."""
+    lines = list(lines)
     found: dict[str, HeaderField] = {}
+    if (captioned := _captioned_name(lines)) is not None:
+        found["organization_name"] = captioned
     for line in lines:
         # Lower-casing keeps offsets (checked), so a match maps back to the printed words.
         folded = line.text.lower().replace("ё", "е")
@@ -131,4 +171,44 @@ def read_header(lines: Iterable[TextLine]) -> dict[str, HeaderField]:
             raw, confidence = _span(line, m.start(1), m.end(1))
             if raw:
                 found[name] = _field(name, raw, confidence)
+    year, period = found.pop("report_year", None), found.pop("period_code", None)
+    if "report_date" not in found and year is not None:
+        found["report_date"] = _year_end(year, period)
+    _check_units(found)
     return found
+
+
+def _check_units(found: dict[str, HeaderField]) -> None:
+    """Units from the text and from ОКЕИ (384 тыс., 385 млн) checked against each other: a
+    disagreement puts both up for review (one of them is misread, and a 1000× error is the
+    worst a header can do); when they agree, the surer read vouches for the other; units
+    missing or unreadable are taken from a known ОКЕИ."""
+    okei, units = found.get("okei"), found.get("units")
+    by_code = units_for_okei(okei.value) if okei is not None else None
+    if okei is not None and okei.value is not None and by_code is None:
+        found["okei"] = HeaderField(okei.value, okei.text, okei.confidence, True)
+        return
+    if okei is None or by_code is None:
+        return
+    if units is None or units.value is None:
+        text = units.text if units is not None else okei.text
+        found["units"] = HeaderField(by_code, text, okei.confidence, okei.review)
+    elif units.value != by_code:
+        found["units"] = HeaderField(units.value, units.text, units.confidence, True)
+        found["okei"] = HeaderField(okei.value, okei.text, okei.confidence, True)
+    elif units.review != okei.review:  # two reads that agree: the sure one vouches
+        found["units"] = HeaderField(units.value, units.text, units.confidence, False)
+        found["okei"] = HeaderField(okei.value, okei.text, okei.confidence, False)
+
+
+def _year_end(year: HeaderField, period: HeaderField | None) -> HeaderField:
+    """A tax-office form's «Отчетный год 2021» with «Отчетный период (код) 34» (a year) or 94
+    (a first year longer or shorter than the calendar one): the report date is 31 December.
+    Another period code (a reorganisation, a liquidation) ends elsewhere: no date, review."""
+    text = year.text if period is None else f"{year.text} ({period.text})"
+    code = period.value if period is not None else None
+    if year.value is None or code not in _YEAR_PERIODS:
+        return HeaderField(None, text, year.confidence, True)
+    confidence = min(year.confidence or 0.0, period.confidence or 0.0) if period else None
+    low = confidence is None or confidence < REVIEW_BELOW or year.review
+    return HeaderField(f"{year.value}-12-31", text, confidence, low)

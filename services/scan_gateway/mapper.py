@@ -10,9 +10,11 @@ page prints a new form title.
 This module reads what is OCR's — values through `services.scan_gateway.amounts` (a repaired,
 unreadable or low-confidence value is *uncertain*), codes never repaired (a code that is not
 4–5 clean digits makes an unreadable line, since a misread code would move figures to another
-line), the header from the text lines — and `arm_statements.build_document` writes the
-document: review (a holding relation vouches for the uncertain figures in it), checks,
-warnings and status, by the same rules as for Excel.
+line; a clean code no form prints is kept and flagged), the header from the text lines and,
+for fields the form's page lacks, from the cover pages before it — and
+`arm_statements.build_document` writes the document: review (a holding relation vouches for
+the uncertain figures in it; as OCR reads, the terms of a failed relation need review),
+checks, warnings and status, by the same rules as for Excel.
 """
 
 from __future__ import annotations
@@ -35,12 +37,13 @@ from services.arm_statements.document import (
     ValueRead,
     build_document,
 )
-from services.arm_statements.forms import FormEvidence, FormKind, form_kind, title_kind
+from services.arm_statements.forms import FormEvidence, FormKind, form_kind, okud_kind, title_kind
 from services.runtime.recognizer import Recognition
+from services.scan_gateway._codes import known_code
 from services.scan_gateway._header import HeaderField, read_header
 from services.scan_gateway._period import date_in_text, fold, parse_period_label
 from services.scan_gateway.amounts import read_amount
-from services.scan_gateway.resultset import Item, Row, Table, TextLine
+from services.scan_gateway.resultset import Item, Row, Table, TextLine, Word
 
 __all__ = ["FileWarning", "map_items", "warning_json_failed"]
 
@@ -94,6 +97,7 @@ class _Part:
 class _Doc:
     kind: FormKind
     parts: list[_Part] = field(default_factory=list)
+    cover: Sequence[TextLine] = ()  # pages before it that hold no form (a tax-office cover)
 
 
 def _header_kind(header: str) -> str | None:
@@ -257,6 +261,7 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
         ),
         parent_ref=parent,
         code_inferred=code is not None and not code_text,
+        code_unknown=code is not None and bool(code_text) and not known_code(code),
     )
 
 
@@ -275,21 +280,49 @@ def _columns(parts: list[_Part]) -> list[ColumnRead]:
     return [out[i] for i in sorted(out)]
 
 
-def _header(lines_source: Sequence[TextLine]) -> dict[str, HeaderRead]:
-    """The header fields of the text lines; no «Дата» line → the date of the form's title."""
+def _page_text(item: Item) -> list[TextLine]:
+    """A page's text lines and its table rows as lines (a cover page's «Коды» are a grid)."""
+    rows = [
+        TextLine(tuple(Word(c.text, c.confidence) for c in row.cells if c.text))
+        for table in item.tables
+        for row in table.rows
+    ]
+    return [*item.lines, *(row for row in rows if row.words)]
+
+
+def _title_date(lines: Sequence[TextLine]) -> HeaderField | None:
+    """The date a form's title prints, on its line or the next («Отчет о финансовых
+    результатах» / «за 2025 год»)."""
+    for at, text_line in enumerate(lines):
+        if not _is_title(text_line.text):
+            continue
+        for candidate in lines[at : at + 2]:
+            found = date_in_text(candidate.text)
+            if found is not None:
+                conf = min((w.confidence for w in candidate.words), default=None)
+                low = conf is not None and conf < REVIEW_BELOW
+                return HeaderField(found.isoformat(), candidate.text, conf, low)
+        return None
+    return None
+
+
+def _header(
+    lines_source: Sequence[TextLine], kind: FormKind, cover: Sequence[TextLine] = ()
+) -> dict[str, HeaderRead]:
+    """The header fields of the text lines; no «Дата» line → the date of the form's title;
+    fields still missing from the cover pages before the form (a tax-office form prints the
+    organisation, ИНН, units and the reporting year once, on its title page). An ОКУД of
+    another form than the one found is up for review."""
     fields = read_header(lines_source)
     if "report_date" not in fields:
-        for text_line in lines_source:
-            found = date_in_text(text_line.text) if _is_title(text_line.text) else None
-            if found is not None:
-                conf = min((w.confidence for w in text_line.words), default=None)
-                fields["report_date"] = HeaderField(
-                    found.isoformat(),
-                    text_line.text,
-                    conf,
-                    conf is not None and conf < REVIEW_BELOW,
-                )
-                break
+        dated = _title_date(lines_source)
+        if dated is not None:
+            fields["report_date"] = dated
+    for name, field_read in read_header(cover).items():
+        fields.setdefault(name, field_read)
+    okud = fields.get("okud")
+    if okud is not None and okud.value is not None and okud_kind(okud.value) != kind:
+        fields["okud"] = HeaderField(okud.value, okud.text, okud.confidence, True)
     return {
         name: HeaderRead(
             found.value,
@@ -313,9 +346,10 @@ def _document(doc: _Doc) -> Json | None:
     read = StatementRead(
         kind=doc.kind,
         locator=[{"page": p.table.page, "table": p.table.index} for p in doc.parts],
-        header=_header([line for part in doc.parts for line in part.lines]),
+        header=_header([line for part in doc.parts for line in part.lines], doc.kind, doc.cover),
         columns=_columns(doc.parts),
         lines=lines,
+        from_ocr=True,
     )
     return None if read.is_empty_form else build_document(read)
 
@@ -344,7 +378,9 @@ def map_items(
     """The documents of a result set; `warnings` are file warnings found while fetching it."""
     file_warnings = [w.to_json() for w in warnings]
     docs: list[_Doc] = []
+    cover: list[TextLine] = []
     for item in sorted(items, key=lambda i: i.page):
+        parts = sum(len(doc.parts) for doc in docs)
         for table in item.tables:
             locator = {"page": table.page, "table": table.index}
             try:
@@ -377,7 +413,9 @@ def map_items(
             if last is not None and last.kind == kind and not (titled and table.index == 0):
                 last.parts.append(part)
             else:
-                docs.append(_Doc(kind, [part]))
+                docs.append(_Doc(kind, [part], tuple(cover)))
+        if sum(len(doc.parts) for doc in docs) == parts:
+            cover.extend(_page_text(item))
     documents: list[Json] = []
     for doc in docs:
         try:

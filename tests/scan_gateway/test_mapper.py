@@ -174,3 +174,49 @@ def test_a_form_table_without_lines_is_no_document_but_table_unmapped() -> None:
     [warning] = recognition.warnings
     assert warning["code"] == "TABLE_UNMAPPED"
     assert "похожа на бухгалтерский баланс" in warning["message"]
+
+
+def test_clean_value_a_failed_relation_contradicts_needs_review() -> None:
+    """1600 read «9 999» at high confidence breaks 1600 = Σ: the terms no holding relation
+    covers (1600 itself, read surely, included) are up for review, never left unflagged."""
+    page = minimal_balance_item()
+    page["tables"][0]["rows"][5]["cells"][2]["text"] = "9 999"
+    doc = map_items(parsed(page)).documents[0]
+    by_code = {line["line_code"]: line for line in doc["lines"] if line["line_code"]}
+    assert by_code["1600"]["values"][0]["needs_review"] is True
+    assert by_code["1210"]["values"][0]["needs_review"] is True
+    assert by_code["1600"]["values"][1]["needs_review"] is False  # its column holds
+
+
+def test_code_no_form_prints_needs_review() -> None:
+    """«1235» is four clean digits but no catalogue line: the line is kept with its code and
+    put up for review (a misread code would move figures to another line)."""
+    page = minimal_balance_item()
+    page["tables"][0]["rows"][2]["cells"][1]["text"] = "1235"
+    doc = map_items(parsed(page)).documents[0]
+    line = next(x for x in doc["lines"] if x["line_code"] == "1235")
+    assert line["needs_review"] is True and doc["status"] == "needs_check"
+
+
+def test_target_use_report_keeps_its_coded_lines() -> None:
+    """«Отчет о целевом использовании средств» (ОКУД 0710003) is a DISCLOSURE that keeps its
+    6xxx lines and amounts (the contract allows lines; it has no form variant and no checks)."""
+    rows = [
+        [("Остаток средств на начало отчетного года", 95), ("6100", 96), ("2 518", 99)],
+        [("Поступило средств", 95), ("6200", 96), ("302 802", 99)],
+        [("Использовано средств", 95), ("6300", 96), ("(303 964)", 99)],
+        [("Остаток средств на конец отчетного года", 95), ("6400", 96), ("1 356", 99)],
+    ]
+    headers = [("Наименование показателя", 96), ("Код", 96), ("За 2021 г.", 96)]
+    page = item(
+        4,
+        [plain_line("Форма по ОКУД 0710003"), plain_line("Отчет о целевом использовании средств")],
+        [table(4, 0, headers, rows)],
+    )
+    recognition = map_items(parsed(page))
+    [doc] = recognition.documents
+    assert doc["document_type"] == "DISCLOSURE" and doc["form_variant"] is None
+    amounts = {x["line_code"]: x["values"][0]["amount"] for x in doc["lines"]}
+    assert amounts == {"6100": "2518", "6200": "302802", "6300": "-303964", "6400": "1356"}
+    assert not any(x["needs_review"] for x in doc["lines"])
+    assert contract_errors(Kind.RESULT, result_file(recognition)) == []

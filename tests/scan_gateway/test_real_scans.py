@@ -22,16 +22,16 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("tesseract") is None, reason="no tesseract"),
 ]
 
-# values right per file, one or two below what the recogniser reached (2026-12-01: 137 of 153;
-# 6 of the misses are the 0710003 lines the mapper does not map), so a Tesseract update that
-# moves one digit does not fail CI while a real regression does
+# values right per file, one or two below what the recogniser reached (2026-12-01, after
+# session 4: 152 of 153), so a Tesseract update that moves one digit does not fail CI while a
+# real regression does
 _FLOORS = {
-    "LeonidLyalin_vova__knd0710096_uproshch_2015_yubileynaya.pdf": 32,
+    "LeonidLyalin_vova__knd0710096_uproshch_2015_yubileynaya.pdf": 33,
     "morres79_erino5__bal_tszh_2014_scan.pdf": 21,
     "morres79_erino5__bal_tszh_2021_scan_esign.pdf": 19,
     "morres79_erino5__bal_tszh_2023_scan_garbledocr.pdf": 19,
-    "irekkkarimov_ManagementReportingAgent__kamaz_ofr_2025.png": 28,
-    "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf": 11,
+    "irekkkarimov_ManagementReportingAgent__kamaz_ofr_2025.png": 37,
+    "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf": 17,
 }
 
 
@@ -59,11 +59,20 @@ def test_right_values_stay_above_the_floor(name: str, scores: dict[str, FileScor
     assert scores[name].right >= _FLOORS.get(name, 0), scores[name].details
 
 
-def test_report_dates_are_never_wrong(scores: dict[str, FileScore]) -> None:
-    """A report date read off a page is the one printed there (missing is allowed, wrong not)."""
+def test_report_dates_are_read_right(scores: dict[str, FileScore]) -> None:
+    """Every shared scan's report date is read, and is the one printed there (a «Дата» line,
+    «31 | 12 | 2025» cells, a title's «за 2025 год», a tax-office cover's «Отчетный год»)."""
     wrong = {
         name: (s.report_date, s.expected_date)
         for name, s in scores.items()
-        if s.report_date is not None and s.report_date != s.expected_date
+        if s.report_date != s.expected_date
     }
     assert wrong == {}
+
+
+def test_share_of_right_values_reaches_the_target(scores: dict[str, FileScore]) -> None:
+    """At least 95 % of the values in truth.json are read right over all the shared scans."""
+    right = sum(s.right for s in scores.values())
+    total = sum(s.total for s in scores.values())
+    print(f"real scans: {right}/{total} right")
+    assert right >= 0.95 * total

@@ -157,11 +157,11 @@ def _ocr(
         box = (max(int(x0), 0), max(int(top), 0), int(x1), int(bottom))
         if box[2] - box[0] < 4 or box[3] - box[1] < 4:
             return None
-        found = _tesseract(
-            prepared.image.crop(box),
-            tesseract_cmd,
-            _CODE_CONFIG if code else _AMOUNT_CONFIG,
-        )
+        crop = prepared.image.crop(box)
+        config = _CODE_CONFIG if code else _AMOUNT_CONFIG
+        found = _tesseract(crop, tesseract_cmd, config)
+        if not found:  # a short figure alone in a box: psm 7 may see no line, raw psm 13 does
+            found = _tesseract(crop, tesseract_cmd, config.replace("--psm 7", "--psm 13"))
         if not found:
             return None
         return " ".join(w.text for w in found), min(w.confidence for w in found)

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from services.arm_statements import lookup_line, parent_code
+from services.scan_gateway._codes import known_code
 from services.scan_gateway.local._raster import HRule, Rule
 from services.scan_gateway.resultset import Cell, Column, Item, Row, Table, TextLine, Word
 
@@ -132,8 +132,30 @@ def layout_page(
     if bounds is None:
         return _anchored(lines, clustered, header_at, page)
     body_at = next(i for i in range(header_at, len(lines)) if _code_word(lines[i]) is not None)
+    body_at = _ruled_body_start(lines, header_at, body_at, hrules)
     start = _header_start(lines, header_at, body_at)
     return _banded(lines[:body_at], _rows(lines[body_at:], hrules), start, bounds, page, reread)
+
+
+def _ruled_body_start(
+    lines: list[list[PlacedWord]], header_at: int, body_at: int, hrules: Sequence[HRule]
+) -> int:
+    """Where a ruled body begins: right under the rule that closes the header, even when the
+    first rows' codes were misread («ania» for 2110) — they are rows, not header lines."""
+    code = _code_word(lines[body_at])
+    if code is None or body_at <= header_at + 1:
+        return body_at
+    x = (code.x0 + code.x1) / 2
+    head_bottom = max(w.bottom for w in lines[header_at])
+    first_top = min(w.top for w in lines[body_at])
+    closing = [r.y for r in hrules if r.x0 <= x <= r.x1 and head_bottom < r.y < first_top]
+    if not closing:
+        return body_at
+    rule = min(closing)
+    for i in range(header_at + 1, body_at):
+        if statistics.median((w.top + w.bottom) / 2 for w in lines[i]) > rule:
+            return i
+    return body_at
 
 
 def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[PlacedWord]]:
@@ -142,7 +164,11 @@ def _rows(lines: list[list[PlacedWord]], hrules: Sequence[HRule]) -> list[list[P
     codes = [c for line in lines if (c := _code_word(line)) is not None]
     x = statistics.median((c.x0 + c.x1) / 2 for c in codes)
     top, bottom = min(w.top for w in lines[0]), max(w.bottom for w in lines[-1])
-    ys = sorted(r.y for r in hrules if r.x0 <= x <= r.x1 and top - 1 <= r.y <= bottom + 1)
+    crossing = [r.y for r in hrules if r.x0 <= x <= r.x1]
+    ys = sorted(y for y in crossing if top - 1 <= y <= bottom + 1)
+    above = [y for y in crossing if y < top - 1]
+    if len(ys) >= 2 and above:
+        ys.insert(0, max(above))  # the rule closing the header bounds the first row
     if len(ys) < 3:
         return _stitch(lines, statistics.median(c.x1 for c in codes))
     rows: list[list[PlacedWord]] = []
@@ -212,10 +238,10 @@ def _header_start(lines: list[list[PlacedWord]], header_at: int, body_at: int) -
 
 
 def _code_word(line: list[PlacedWord]) -> PlacedWord | None:
-    """The line's catalogue code: a 4-digit catalogue line or a 5-digit break-down of one."""
+    """The line's code: one a form prints (services.scan_gateway._codes)."""
     for word in line:
         text = word.text.strip(" .|")
-        if _CODE.match(text) and (lookup_line(text) is not None or parent_code(text) is not None):
+        if _CODE.match(text) and known_code(text):
             return word
     return None
 
@@ -291,17 +317,19 @@ def _banded(
         for word in line:
             cells.setdefault(column_of(word), []).append(word)
         body.append(cells)
+    codes = [c for line in body_rows if (c := _code_word(line)) is not None]
+    code_at = column_of(codes[len(codes) // 2])
     if reread is not None:
-        codes = [c for line in body_rows if (c := _code_word(line)) is not None]
-        code_column = column_of(codes[len(codes) // 2])
         for cells in body:
-            _reread_row(cells, code_column, bounds, reread)
+            _reread_row(cells, code_at, bounds, reread)
     used = sorted({i for cells in body for i in cells} | set(header_words))
     index = {column: n for n, column in enumerate(used)}
     columns = tuple(
         Column(index[c], _join(header_words.get(c, [])), _min_conf(header_words.get(c, [])))
         for c in used
     )
+    coded = [n for n, cells in enumerate(body) if _CODE.match(_join(cells.get(code_at, [])))]
+    body = body[: coded[-1] + 1] if coded else body  # footnotes, signatures and stamps below
     rows = [
         Row(
             offset,
@@ -315,48 +343,78 @@ def _banded(
 def _reread_row(
     cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], reread: Reread
 ) -> None:
-    """Cells the page-wide OCR misread (a code that is no code, an amount with stray marks) read
-    again from their own box, digits only; the new reading is kept only when it is clean. An
-    amount pieced from two text lines loses its confidence (the mapper flags it for review)."""
+    """Cells the page-wide OCR misread (a code that is no code or one no form prints, an amount
+    with stray marks) read again, digits only: first the cell's whole band, then, if that
+    reads nothing clean (box remnants, a stamp), the words' own box; the new reading is kept
+    only when it is clean. An amount pieced from two text lines is never re-read (a one-line
+    read of a two-line box puts the pieces in either order): it loses its confidence, so the
+    mapper flags it for review."""
     words = [w for ws in cells.values() for w in ws]
     top, bottom = min(w.top for w in words), max(w.bottom for w in words)
     margin = statistics.median(w.bottom - w.top for w in words) * 0.4
     for column, found in list(cells.items()):
-        text = _join(found)
-        if column == code_column:
-            wanted, pattern = text.replace(" ", ""), _CODE
-        elif column > code_column:
-            wanted, pattern = text, _CLEAN_AMOUNT
-        else:
+        if column < code_column:
             continue
-        pieced = column > code_column and not _one_line(found)
-        if pattern.match(wanted) and not pieced:
+        code = column == code_column
+        pattern = _CODE if code else _CLEAN_AMOUNT
+        wanted = _compact(_join(found), code)
+        clean = bool(pattern.match(wanted))
+        if not code and not _one_line(found):
+            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+            continue
+        if clean and (not code or known_code(wanted)):
             continue
         x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
         x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
-        again = (
-            None if pieced else reread(x0, x1, top - margin, bottom + margin, column == code_column)
+        pad = margin * 2
+        boxes = (
+            (x0, x1),
+            (max(min(w.x0 for w in found) - pad, x0), min(max(w.x1 for w in found) + pad, x1)),
         )
-        new_text, confidence = again if again is not None else ("", 0.0)
-        check = new_text.replace(" ", "") if column == code_column else new_text
-        # a pieced amount is never confirmed by a re-read: a one-line read of a two-line box
-        # puts the same pieces in either order
-        if again is not None and pattern.match(check) and not pieced:
-            cells[column] = [PlacedWord(check, x0, x1, top, bottom, confidence)]
-        elif pieced:
-            cells[column] = [PlacedWord(w.text, w.x0, w.x1, w.top, w.bottom, 0.0) for w in found]
+        for left, right in boxes:
+            again = reread(left, right, top - margin, bottom + margin, code)
+            check = _compact(again[0], code) if again is not None else ""
+            # an unknown but clean code («2219») gives way only to a code some form prints
+            if (
+                again is not None
+                and pattern.match(check)
+                and (not code or not clean or known_code(check))
+            ):
+                cells[column] = [PlacedWord(check, x0, x1, top, bottom, again[1])]
+                break
+
+
+def _compact(text: str, code: bool) -> str:
+    """A cell's text as checked: a code without its spaces, an amount as read."""
+    return text.replace(" ", "") if code else text
+
+
+def _printed_lines(words: list[PlacedWord]) -> list[list[PlacedWord]]:
+    """Words of one cell grouped into printed lines, top to bottom, each left to right: a word
+    belongs to a line its box overlaps by half its height (OCR boxes of one line differ in
+    height — «117» and a taller «750» — so centres alone split a line and swap its words)."""
+    lines: list[list[PlacedWord]] = []
+    for word in sorted(words, key=lambda w: w.top):
+        height = word.bottom - word.top
+        for line in lines:
+            top, bottom = min(w.top for w in line), max(w.bottom for w in line)
+            shortest = min(height, min(w.bottom - w.top for w in line))
+            if min(bottom, word.bottom) - max(top, word.top) >= shortest * 0.5:
+                line.append(word)
+                break
+        else:
+            lines.append([word])
+    return [sorted(line, key=lambda w: w.x0) for line in lines]
 
 
 def _one_line(words: list[PlacedWord]) -> bool:
-    """All the words centred within half a glyph of the first one (one printed line)."""
-    first = words[0]
-    centre, half = (first.top + first.bottom) / 2, (first.bottom - first.top) / 2
-    return all(abs((w.top + w.bottom) / 2 - centre) <= half for w in words)
+    """The words print on one line."""
+    return len(_printed_lines(words)) == 1
 
 
 def _join(words: list[PlacedWord]) -> str:
     """Words of one cell in reading order (top to bottom by line, then left to right)."""
-    text = " ".join(w.text for w in words)
+    text = " ".join(w.text for line in _printed_lines(words) for w in line)
     return _OPEN_PAREN.sub("(", _CLOSE_PAREN.sub(")", text))
 
 

@@ -1,9 +1,11 @@
 """A page image made fit for Tesseract, and the ruling lines of its tables.
 
-Real scans are tilted, low-resolution (70–96 dpi web scans, screenshots) and ruled; Tesseract
-reads a tilted line as two, a 75-dpi digit as noise and a vertical rule as «|», which glues the
-numbers of neighbouring columns («78 | 677» → 781677). So before OCR a page is
+Real scans are tilted, low-resolution (70–96 dpi web scans, screenshots) and ruled, and phone
+photos show the sheet in perspective on a table; Tesseract reads a tilted line as two, a 75-dpi
+digit as noise and a vertical rule as «|», which glues the numbers of neighbouring columns
+(«78 | 677» → 781677). So before OCR a page is
 
+- flattened when it is a photo: the sheet's quadrilateral warped to an upright rectangle;
 - upscaled to a working resolution when it is small (the long side below `_MIN_LONG_SIDE`);
 - deskewed by the angle that makes its row profile sharpest (±3°, on a reduced copy);
 - stripped of its ruling lines: long horizontal and vertical runs found by morphological
@@ -62,6 +64,8 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
     from PIL import Image
 
     gray = np.asarray(image.convert("L"))
+    if deskew:
+        gray = _flatten_photo(gray)
     height, width = gray.shape
     scale = 1.0
     if max(height, width) < _MIN_LONG_SIDE:
@@ -72,6 +76,61 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
         gray = _rotate(gray, angle)
     cleaned, rules, hrules = _remove_rules(gray)
     return Prepared(Image.fromarray(cleaned), rules, hrules, scale, angle)
+
+
+def _flatten_photo(gray: Any) -> Any:
+    """A phone photo of a page (the sheet lighter than the table around it, seen at an angle)
+    warped back to an upright rectangle; a scan, where the sheet fills the image, is returned
+    as it is. The sheet is the largest light region whose outline is a quadrilateral covering
+    a fifth of the image or more."""
+    import cv2
+    import numpy as np
+
+    height, width = gray.shape
+    factor = 800 / max(height, width)
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    _, light = cv2.threshold(small, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    light = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+    contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return gray
+    sheet = max(contours, key=cv2.contourArea)
+    area = cv2.contourArea(sheet)
+    if area < 0.2 * small.size or area > 0.93 * small.size:
+        return gray  # no sheet, or the sheet is the whole image (a scan)
+    quad = cv2.approxPolyDP(sheet, 0.02 * cv2.arcLength(sheet, True), True)
+    if len(quad) != 4 or not cv2.isContourConvex(quad):
+        return gray
+    corners = _ordered(quad.reshape(4, 2).astype(np.float32) / factor)
+    top_left, top_right, bottom_right, bottom_left = corners
+    out_w = int(
+        max(np.linalg.norm(top_right - top_left), np.linalg.norm(bottom_right - bottom_left))
+    )
+    out_h = int(
+        max(np.linalg.norm(bottom_left - top_left), np.linalg.norm(bottom_right - top_right))
+    )
+    target = np.array(
+        [[0, 0], [out_w - 1, 0], [out_w - 1, out_h - 1], [0, out_h - 1]], dtype=np.float32
+    )
+    matrix = cv2.getPerspectiveTransform(corners, target)
+    return cv2.warpPerspective(gray, matrix, (out_w, out_h), flags=cv2.INTER_CUBIC, borderValue=255)
+
+
+def _ordered(points: Any) -> Any:
+    """Four corners as top-left, top-right, bottom-right, bottom-left."""
+    import numpy as np
+
+    sums, diffs = points.sum(axis=1), np.diff(points, axis=1).ravel()
+    return np.array(
+        [
+            points[np.argmin(sums)],
+            points[np.argmin(diffs)],
+            points[np.argmax(sums)],
+            points[np.argmax(diffs)],
+        ],
+        dtype=np.float32,
+    )
 
 
 def _binary(gray: Any) -> Any:
