@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import re
 import uuid
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -36,7 +35,7 @@ from services.arm_core._text import storable
 from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
 from services.contract import Registry
-from services.runtime.messaging import MSG_ID_HEADER
+from services.runtime.ids import MSG_ID_HEADER, parse_answer_msg_id, parse_uuid
 
 __all__ = [
     "MAPPING_ERROR",
@@ -54,7 +53,6 @@ MAPPING_ERROR = "MAPPING_ERROR"
 
 log = logging.getLogger("services.arm_core.intake")
 
-_ANSWER_MSG_ID = re.compile(r"^(?:ack|result):(?P<job>[^:]+):(?P<attempt>[0-9]+)$")
 _FINAL_RESULT = (JobStatus.DONE.value, JobStatus.NEEDS_CHECK.value)
 
 
@@ -182,7 +180,7 @@ class Intake:
             log.warning("result message dropped: not a JSON object")
             return IntakeOutcome.DROPPED
         envelope = storable(envelope)
-        job_id = _uuid(envelope.get("job_id"))
+        job_id = parse_uuid(envelope.get("job_id"))
         if job_id is None:
             log.warning("result message dropped: job_id missing or not a uuid")
             return IntakeOutcome.DROPPED
@@ -202,7 +200,7 @@ class Intake:
                 return snapshot
             if (
                 snapshot.status in ACTIVE_STATUSES
-                and _uuid(envelope.get("file_id")) == snapshot.file_id
+                and parse_uuid(envelope.get("file_id")) == snapshot.file_id
             ):
                 prepared = await self._on_final.prepare(envelope)
         async with self._sessions() as session, session.begin():
@@ -221,7 +219,7 @@ class Intake:
         prepared: FinalResultHandler | None,
     ) -> IntakeOutcome:
         now = self._clock()
-        if not problems and _uuid(envelope.get("file_id")) != job.file_id:
+        if not problems and parse_uuid(envelope.get("file_id")) != job.file_id:
             problems = ["file_id does not match the job's file"]
         if problems:
             summary = "; ".join(problems)[:2000]
@@ -312,16 +310,7 @@ async def _screened(
 
 def _is_stale(msg_id: str | None, job: RecognitionJob) -> bool:
     """Whether the Nats-Msg-Id names this job with another attempt (an earlier request's answer)."""
-    match = _ANSWER_MSG_ID.match(msg_id or "")
-    if match is None or _uuid(match.group("job")) != job.id:
+    parsed = parse_answer_msg_id(msg_id)
+    if parsed is None or parsed.job_id != job.id:
         return False
-    return int(match.group("attempt")) != job.attempt
-
-
-def _uuid(value: object) -> uuid.UUID | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
+    return parsed.attempt != job.attempt

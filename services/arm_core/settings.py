@@ -1,7 +1,9 @@
 """arm-core's own knobs on top of the shared `Settings`.
 
 Plain environment names, like the spec's tuning knobs: how long each pipeline gets to answer
-(reply_deadline = publish time + budget), the upload size limit, and the relay's rhythm.
+(reply_deadline = publish time + budget), the upload size limit, and the relay's rhythm:
+ACK_TIMEOUT_SECONDS and OUTBOX_MAX_REPUBLISH (spec 001) are the core's alone, since only its
+relay republishes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ Pipeline = Literal["tabular", "image"]
 
 class CoreSettings(Settings):
     """Settings of arm-core (`load_settings(CoreSettings)`)."""
+
+    ack_timeout_seconds: float = Field(
+        30.0, gt=0, validation_alias=plain_env("ACK_TIMEOUT_SECONDS")
+    )
+    outbox_max_republish: int = Field(3, ge=0, validation_alias=plain_env("OUTBOX_MAX_REPUBLISH"))
 
     tabular_reply_budget_seconds: float = Field(
         600.0, gt=0, validation_alias=plain_env("TABULAR_REPLY_BUDGET_SECONDS")

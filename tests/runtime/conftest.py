@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import nkeys
 import pytest
 
+from tests.support.recognition_service import s3  # noqa: F401  (a fixture)
+
 _KNOBS = (
     "ACK_TIMEOUT_SECONDS",
     "OUTBOX_MAX_REPUBLISH",

@@ -24,6 +24,7 @@ from services.runtime.messaging import (
     MSG_ID_HEADER,
     MissingMsgIdError,
     MsgId,
+    PublishGaveUp,
     build_broker,
     msg_id,
     parse_request_msg_id,
@@ -273,7 +274,8 @@ async def test_exhausted_retries_log_one_error_and_the_process_goes_on(
     records: _Records,
 ) -> None:
     """With the link down, 1 + PUBLISH_RETRIES attempts fail: one error line (id, subject),
-    publish returns normally, and once the link is back the next publish is delivered."""
+    publish raises PublishGaveUp naming them (no second flush needed to find out), and once
+    the link is back the next publish is delivered."""
     subject = unique_subject("files.tabular_parsed")
     inbox = await listen(subject)
     broker = await connected(
@@ -286,7 +288,13 @@ async def test_exhausted_retries_log_one_error_and_the_process_goes_on(
     proxy.cut()
     await eventually(lambda: nats_state(broker) != "connected", "the client to notice the cut")
     lost = msg_id("ack", uuid.uuid4(), 1)
-    await broker.publish({"status": "processing"}, subject, headers={MSG_ID_HEADER: lost})
+    with pytest.raises(PublishGaveUp) as gave_up:
+        await broker.publish({"status": "processing"}, subject, headers={MSG_ID_HEADER: lost})
+    assert (gave_up.value.msg_id, gave_up.value.subject, gave_up.value.attempts) == (
+        lost,
+        subject,
+        3,
+    )
 
     errors = records.at(logging.ERROR)
     assert len(errors) == 1
@@ -308,10 +316,11 @@ async def test_publish_before_connect_fails_softly(
     make_settings: Callable[..., Settings],
     records: _Records,
 ) -> None:
-    """A publish on a broker that never connected is retried, then logged, not raised."""
+    """A publish on a broker that never connected is retried, logged, then PublishGaveUp."""
     broker = build_broker(
         make_settings(publish_retries=1, publish_retry_pause_seconds=0.0), client_name="t"
     )
-    await broker.publish({}, "files.x", headers={MSG_ID_HEADER: "ack:j:1"})
+    with pytest.raises(PublishGaveUp):
+        await broker.publish({}, "files.x", headers={MSG_ID_HEADER: "ack:j:1"})
     assert len(records.at(logging.ERROR)) == 1
     assert len(records.at(logging.WARNING)) == 1

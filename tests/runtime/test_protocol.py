@@ -11,15 +11,14 @@ from typing import Any
 from services.contract import Kind
 from services.runtime.protocol import (
     ProtocolConfig,
+    ProtocolRules,
     RequestProtocol,
-    ServiceInfo,
     attempt_from_body_or_one,
 )
 from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed
 from services.runtime.storage import S3Storage
 from tests.support.recognition_service import contract_errors
-
-from .wire._support import StubRecognizer, request_body
+from tests.tabular_parser.wire._support import StubRecognizer, request_body
 
 
 class Published:
@@ -44,12 +43,15 @@ def image_protocol(
 ) -> RequestProtocol:
     return RequestProtocol(
         ProtocolConfig(
-            service=ServiceInfo("scan-gateway", "0.1.0"),
-            pipeline="image",
-            file_types=frozenset({"PDF", "PNG", "JPG"}),
-            attempt_policy=attempt_from_body_or_one,
+            ProtocolRules(
+                name="scan-gateway",
+                pipeline="image",
+                file_types=frozenset({"PDF", "PNG", "JPG"}),
+                attempt_policy=attempt_from_body_or_one,
+                pre_checks=(deadline_passed,),
+            ),
+            "0.1.0",
             max_object_bytes=1_000_000,
-            pre_checks=(deadline_passed,),
         ),
         recognizer=recognizer,
         storage=s3,
