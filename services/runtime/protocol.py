@@ -2,11 +2,13 @@
 
 One request in, at most one ack and one result out, in this order:
 
-1. Parse: not JSON / not an object / no uuid `job_id` → nothing published (logged, dropped).
+1. Parse: not JSON / not an object / no `job_id` in the canonical uuid form
+   (services.runtime.ids) → nothing published (logged, dropped).
 2. Decide: a body that fails the request schema (or has an unknown MAJOR, or names the other
    pipeline) is answered with error SCHEMA_MISMATCH and no ack — unless this process already
    took that job (then nothing: the answer's message id would shadow the real result), or no
-   valid `file_id` / attempt can be had (then nothing).
+   valid `file_id` / attempt can be had (then nothing). A body that passed is read into its
+   generated model (`RecognitionRequest`), and the `Job` is built from that.
 3. Ack: a valid request is acked (`status = processing`) on arrival, BEFORE the object is
    read (the ack's publish runs beside the next admissions; `run` waits for it first); a
    repeat of a request waiting, in work or done is acked again and goes no further.
@@ -20,9 +22,10 @@ One request in, at most one ack and one result out, in this order:
    envelope is published. Errors write no result file (`result_s3` is optional for them).
 
 `handle` is `admit` then `run` in one call (the in-memory tests and the fuzzer use it).
-What differs between services is a `ProtocolConfig`: identity, pipeline, file types, the OQ-71
-attempt policy, pre-recognition checks; plus the plugged `Recognizer`. Publishing retries and
-the `Nats-Msg-Id` rule live in the broker middleware (services.runtime.messaging).
+What differs between services is their `ProtocolRules` (name, pipeline, file types, the OQ-71
+attempt policy, pre-recognition checks) and the plugged `Recognizer`. The bodies are built in
+services.runtime.envelopes; publishing retries and the `Nats-Msg-Id` rule live in the broker
+middleware (services.runtime.messaging), which raises `PublishGaveUp` when it gives up.
 """
 
 from __future__ import annotations
