@@ -40,6 +40,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from pydantic import ValidationError
+
 from services.contract import Kind, validate
 from services.contract.models.request_v1 import RecognitionRequest
 from services.runtime._protocol_memory import JobMemory, JobState
@@ -289,7 +291,7 @@ class RequestProtocol:
 
         try:
             job = _job(RecognitionRequest.model_validate(doc))
-        except ValueError as exc:
+        except ValidationError as exc:
             # The schema is the judge; a value its model still cannot read (a MINOR laxer
             # than the model) is a mismatch too. Only field names travel, never values.
             problems = [f"unreadable request field: {_fields(exc)}"]
@@ -545,8 +547,8 @@ def _json_object(body: bytes) -> dict[str, Any] | None:
 
 
 def _job(request: RecognitionRequest) -> Job:
-    """A `Job` from the typed request (the body passed the schema first)."""
-    deadline = request.reply_deadline
+    """A `Job` from the typed request (the body passed the schema first); the deadline keeps
+    its offset (aware datetimes compare across offsets, a conversion could overflow)."""
     return Job(
         job_id=request.job_id,
         file_id=request.file_id,
@@ -555,14 +557,11 @@ def _job(request: RecognitionRequest) -> Job:
         original_name=request.original_name,
         bucket=request.s3.bucket,
         key=request.s3.key,
-        reply_deadline=deadline.astimezone(dt.UTC),
+        reply_deadline=request.reply_deadline,
     )
 
 
-def _fields(exc: ValueError) -> str:
+def _fields(exc: ValidationError) -> str:
     """The fields a model refused, without their values (they are the sender's input)."""
-    errors = getattr(exc, "errors", None)
-    if not callable(errors):
-        return type(exc).__name__
-    where = {".".join(str(part) for part in error["loc"]) for error in errors()}
-    return ", ".join(sorted(where)) or type(exc).__name__
+    where = {".".join(str(part) for part in error["loc"]) for error in exc.errors()}
+    return ", ".join(sorted(where)) or "the request"
