@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from services.runtime.ids import MSG_ID_HEADER, PATTERNS, msg_id  # noqa: E402
+
 OUT = ROOT / "asyncapi"
 SITE = OUT / "site"
 VENDOR = SITE / "vendor"
@@ -51,23 +53,23 @@ VENDOR_FILES = {
 }
 SERVICES = ("arm-core", "tabular-parser", "scan-gateway")
 
-MSG_ID_HEADER = "Nats-Msg-Id"
-_UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+# The id formats come from the code that builds and reads them (services.runtime.ids).
 _MSG_IDS: dict[str, tuple[str, str]] = {
     "request": (
-        f"^{_UUID}:[1-9][0-9]*$",
+        PATTERNS["request"],
         "<job_id>:<attempt>, set by arm-core on every request; a service reads the attempt "
         "from it when the body has none and tolerates its absence.",
     ),
     "result": (
-        f"^(ack|result):{_UUID}:[1-9][0-9]*$",
+        PATTERNS["answer"],
         "ack:<job_id>:<attempt> on the ack (status processing), result:<job_id>:<attempt> on "
         "the final envelope; a publish retry keeps the same id.",
     ),
 }
+_EXAMPLE_JOB = "3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f"
 _MSG_ID_EXAMPLES = {
-    "request": "3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f:1",
-    "result": "result:3f2b8c1e-5d4a-4e7b-9c0d-1a2b3c4d5e6f:1",
+    "request": msg_id("request", _EXAMPLE_JOB, 1),
+    "result": msg_id("result", _EXAMPLE_JOB, 1),
 }
 # The contract's name of each kind of message, instead of FastStream's `<title>:Message`.
 _CONTRACT_MESSAGES = {"request": "RecognitionRequest", "result": "RecognitionResultMessage"}

@@ -15,11 +15,10 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from fastapi import FastAPI
-from faststream.nats import NatsBroker, NatsMessage
+from faststream.nats import NatsBroker
 from faststream.specification import AsyncAPI
 from faststream_fastapi import FastStreamAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -32,7 +31,7 @@ from services.arm_core.exceptions import PublishFailed
 from services.arm_core.intake import FinalResultHandler, Intake, StagedFinalHandler
 from services.arm_core.openapi import install_docs
 from services.arm_core.problems import install_problem_handlers
-from services.arm_core.relay import OutboxRelay
+from services.arm_core.relay import OutboxRelay, RequestPublisher
 from services.arm_core.results import ResultFileHandler, S3ResultReader
 from services.arm_core.retention import FileRetention
 from services.arm_core.routes import ApiDeps, build_api_router
@@ -42,31 +41,23 @@ from services.arm_core.uploads import UploadService
 from services.arm_core.web import install_web
 from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
+from services.runtime.asyncapi import raw_body
+from services.runtime.exceptions import MessagingError, StorageError
 from services.runtime.health import HEALTHCHECK_PATH, health_payload, log_subjects, nats_state
-from services.runtime.messaging import (
-    MSG_ID_HEADER,
-    RETRYABLE_PUBLISH_ERRORS,
-    MessagingError,
-    build_broker,
-)
+from services.runtime.ids import MSG_ID_HEADER
+from services.runtime.messaging import RETRYABLE_PUBLISH_ERRORS, build_broker
 from services.runtime.settings import load_settings
-from services.runtime.storage import S3Storage, StorageError
+from services.runtime.storage import S3Storage
+from services.runtime.version import package_version
 
-__all__ = ["QUEUE_GROUP", "SERVICE_NAME", "CoreApp", "CoreRuntime", "create_app"]
+__all__ = ["SERVICE_NAME", "CoreApp", "CoreRuntime", "create_app"]
 
 SERVICE_NAME = "arm-core"
-QUEUE_GROUP = "arm-core"
+_QUEUE_GROUP = SERVICE_NAME  # core replicas share the answers (CONTRACT.md)
 
 log = logging.getLogger("services.arm_core")
 
 _PUBLISH_ERRORS: tuple[type[BaseException], ...] = (MessagingError, *RETRYABLE_PUBLISH_ERRORS)
-
-
-def _service_version() -> str:
-    try:
-        return version("arm-ka-recognition")
-    except PackageNotFoundError:
-        return "0.0.0"
 
 
 @dataclass(slots=True)
@@ -96,21 +87,15 @@ class CoreApp(FastStreamAPI):
         self.core = core
 
 
-async def _raw_body(message: NatsMessage) -> Any:
-    # The intake validates bytes itself; FastStream must not json-decode (and drop) them.
-    return message.body
-
-
-def _request_publisher(broker: NatsBroker, settings: CoreSettings) -> Any:
+def _request_publisher(broker: NatsBroker) -> RequestPublisher:
     async def publish(body: dict[str, Any], subject: str, msg_id: str) -> None:
         # `running` comes after the result subscription exists: an ack to a request sent
         # earlier would be lost (core NATS keeps nothing for absent subscribers).
         if not broker.running or nats_state(broker) != "connected":
             raise PublishFailed(body.get("job_id"), subject)
         try:
+            # Confirmed by the retry middleware's flush; raises PublishGaveUp when it gave up.
             await broker.publish(body, subject, headers={MSG_ID_HEADER: msg_id})
-            # The retry middleware gives up silently; a flush proves the message left.
-            await broker.connection.flush(timeout=settings.publish_confirm_timeout_seconds)  # type: ignore[arg-type]
         except _PUBLISH_ERRORS as exc:
             raise PublishFailed(body.get("job_id"), subject) from exc
 
@@ -145,7 +130,7 @@ def create_app(
     broker = build_broker(settings, client_name=SERVICE_NAME, logger=log)
     storage = S3Storage(settings.s3)
 
-    relay = OutboxRelay(sessions, settings, _request_publisher(broker, settings))
+    relay = OutboxRelay(sessions, settings, _request_publisher(broker))
     relay_task = PeriodicTask(
         "arm-core-relay", relay.run_pass, settings.relay_poll_interval_seconds, logger=log
     )
@@ -184,8 +169,8 @@ def create_app(
 
     @broker.subscriber(
         settings.nats.nats_result_subject,
-        queue=QUEUE_GROUP,
-        decoder=_raw_body,
+        queue=_QUEUE_GROUP,
+        decoder=raw_body,  # the intake validates the bytes itself
         max_workers=4,
         title="recognition-result",
         description="Acks (processing) and results of the recognition services",
@@ -205,7 +190,7 @@ def create_app(
 
     api = FastAPI(
         title="АРМ КА arm-core",
-        version=_service_version(),
+        version=package_version(),
         description=(
             "Uploads, recognition jobs and their results. Errors are RFC 9457 problems "
             "(`application/problem+json`) whose `type` names the kind; see docs/api.md. "
@@ -237,7 +222,7 @@ def create_app(
         """Liveness, the subjects in use and how requests are authenticated (open to all);
         answered whatever the state of NATS."""
         payload = health_payload(
-            service=SERVICE_NAME, version=_service_version(), subjects=subjects, broker=broker
+            service=SERVICE_NAME, version=package_version(), subjects=subjects, broker=broker
         )
         return {**payload, "auth": auth}
 
@@ -248,7 +233,7 @@ def create_app(
         connection_hook=_connect_in_background(core),
         specification=AsyncAPI(
             title="arm-core",
-            version=_service_version(),
+            version=package_version(),
             description=(
                 "The analysts' side of recognition: stores each upload in S3, sends one "
                 "recognition request per job to the pipeline of its file type, and reads the "

@@ -23,7 +23,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import re
 import uuid
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -36,8 +35,9 @@ from services.arm_core._text import storable
 from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob, utcnow
 from services.arm_core.db.transitions import accept_final, mark_processing
 from services.arm_core.mapping import envelope_metrics
-from services.contract import Registry
-from services.runtime.messaging import MSG_ID_HEADER
+from services.contract import Registry, parse_version
+from services.contract.models import result_message_v1, result_message_v2
+from services.runtime.ids import MSG_ID_HEADER, parse_answer_msg_id, parse_uuid
 
 __all__ = [
     "MAPPING_ERROR",
@@ -55,8 +55,10 @@ MAPPING_ERROR = "MAPPING_ERROR"
 
 log = logging.getLogger("services.arm_core.intake")
 
-_ANSWER_MSG_ID = re.compile(r"^(?:ack|result):(?P<job>[^:]+):(?P<attempt>[0-9]+)$")
 _FINAL_RESULT = (JobStatus.DONE.value, JobStatus.NEEDS_CHECK.value)
+
+Envelope = result_message_v1.RecognitionResultMessage | result_message_v2.RecognitionResultMessage
+"""An envelope that passed its MAJOR's schema, as its generated model."""
 
 
 class IntakeOutcome(StrEnum):
@@ -184,7 +186,7 @@ class Intake:
             log.warning("result message dropped: not a JSON object")
             return IntakeOutcome.DROPPED
         envelope = storable(envelope)
-        job_id = _uuid(envelope.get("job_id"))
+        job_id = parse_uuid(envelope.get("job_id"))
         if job_id is None:
             log.warning("result message dropped: job_id missing or not a uuid")
             return IntakeOutcome.DROPPED
@@ -204,7 +206,7 @@ class Intake:
                 return snapshot
             if (
                 snapshot.status in ACTIVE_STATUSES
-                and _uuid(envelope.get("file_id")) == snapshot.file_id
+                and parse_uuid(envelope.get("file_id")) == snapshot.file_id
             ):
                 prepared = await self._on_final.prepare(envelope)
         async with self._sessions() as session, session.begin():
@@ -223,9 +225,12 @@ class Intake:
         prepared: FinalResultHandler | None,
     ) -> IntakeOutcome:
         now = self._clock()
-        if not problems and _uuid(envelope.get("file_id")) != job.file_id:
+        if not problems and parse_uuid(envelope.get("file_id")) != job.file_id:
             problems = ["file_id does not match the job's file"]
-        if problems:
+        typed = None if problems else _typed(envelope)
+        if typed is None and not problems:
+            problems = ["the envelope cannot be read as its MAJOR's model"]
+        if problems or typed is None:
             summary = "; ".join(problems)[:2000]
             log.warning("job %s: result message fails the contract: %s", job.id, summary)
             moved = await close_in_error(
@@ -238,29 +243,29 @@ class Intake:
                 values={"metrics": {"mapping_error": summary}},
             )
             return IntakeOutcome.INVALID if moved else IntakeOutcome.IGNORED
-        status = envelope["status"]
-        if status == JobStatus.PROCESSING:
-            service = envelope["service"]
+        status = JobStatus(typed.status)
+        if status is JobStatus.PROCESSING:
+            service = typed.service
             moved = await mark_processing(
                 session,
                 job.id,
-                service_name=str(service["name"]),
-                service_version=str(service["version"]),
+                service_name=service.name,
+                service_version=service.version,
                 now=now,
                 deadline_if_missing=(
                     now + self._reply_budget(job.pipeline) if self._reply_budget else None
                 ),
             )
             if moved:
-                log.info("job %s: acked by %s", job.id, service["name"])
+                log.info("job %s: acked by %s", job.id, service.name)
             return IntakeOutcome.PROCESSING if moved else IntakeOutcome.IGNORED
-        if status == JobStatus.ERROR:
-            error = envelope["error"]
+        if status is JobStatus.ERROR:
+            error = typed.error  # required by the schema when status = error
             moved = await close_in_error(
                 session,
                 job,
-                code=str(error["code"]),
-                message=str(error["message"]),
+                code=error.code if error is not None else MAPPING_ERROR,
+                message=error.message if error is not None else "error envelope without error",
                 result_msg_id=msg_id,
                 now=now,
                 values=service_values(job, envelope),
@@ -290,6 +295,23 @@ class Intake:
         return await handler(session, job, envelope, result_msg_id=msg_id, now=now)
 
 
+def _typed(envelope: dict[str, Any]) -> Envelope | None:
+    """The generated model of an envelope that passed its schema; None for a MAJOR without one.
+
+    The final handlers still get the dict: they read the result file it points at, which stays
+    a raw document (decision 00XX: a 40 MB result costs three times json.loads as a model).
+    """
+    version = parse_version(envelope.get("schema_version"))
+    try:
+        if version is not None and version[0] == 1:
+            return result_message_v1.RecognitionResultMessage.model_validate(envelope)
+        if version is not None and version[0] == 2:
+            return result_message_v2.RecognitionResultMessage.model_validate(envelope)
+    except ValueError:  # pydantic's ValidationError: the schema passed, the model did not
+        return None
+    return None
+
+
 async def _screened(
     session: AsyncSession, job_id: uuid.UUID, msg_id: str | None
 ) -> RecognitionJob | IntakeOutcome:
@@ -314,16 +336,7 @@ async def _screened(
 
 def _is_stale(msg_id: str | None, job: RecognitionJob) -> bool:
     """Whether the Nats-Msg-Id names this job with another attempt (an earlier request's answer)."""
-    match = _ANSWER_MSG_ID.match(msg_id or "")
-    if match is None or _uuid(match.group("job")) != job.id:
+    parsed = parse_answer_msg_id(msg_id)
+    if parsed is None or parsed.job_id != job.id:
         return False
-    return int(match.group("attempt")) != job.attempt
-
-
-def _uuid(value: object) -> uuid.UUID | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
+    return parsed.attempt != job.attempt

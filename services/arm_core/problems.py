@@ -30,12 +30,14 @@ def problem_response(
 
 
 async def _api_problem(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, ApiProblem)  # registered for ApiProblem only
+    if not isinstance(exc, ApiProblem):  # registered for ApiProblem only
+        raise exc
     return problem_response(exc.status, exc.title, exc.detail, type_=exc.type)
 
 
 async def _validation(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, RequestValidationError)
+    if not isinstance(exc, RequestValidationError):  # registered for it only
+        raise exc
     errors = [
         {"loc": list(error.get("loc", ())), "msg": str(error.get("msg", ""))}
         for error in exc.errors()
@@ -51,7 +53,8 @@ async def _validation(_request: Request, exc: Exception) -> JSONResponse:
 
 
 async def _http(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, StarletteHTTPException)
+    if not isinstance(exc, StarletteHTTPException):  # registered for it only
+        raise exc
     return problem_response(exc.status_code, _title(exc.status_code), str(exc.detail))
 
 

@@ -33,7 +33,7 @@ from services.arm_core.db.transitions import (
 )
 from services.arm_core.exceptions import PublishFailed
 from services.arm_core.settings import CoreSettings
-from services.runtime.messaging import msg_id
+from services.runtime.ids import msg_id
 
 __all__ = [
     "REQUEST_INVALID",
@@ -109,6 +109,10 @@ class OutboxRelay:
         self._clock = clock
         self._failing = False
 
+    def _next_attempt(self, published_at: dt.datetime) -> dt.datetime:
+        """When a request published at `published_at` is republished if no ack came."""
+        return published_at + self._settings.ack_timeout
+
     async def run_pass(self) -> RelayPass:
         """One pass: publish queued jobs, republish overdue ones, dead-letter exhausted ones."""
         outcome = RelayPass()
@@ -160,7 +164,7 @@ class OutboxRelay:
                     msg_id=mid,
                     reply_deadline=deadline,
                     now=now,
-                    ack_timeout=self._settings.ack_timeout,
+                    next_attempt_at=self._next_attempt(now),
                 )
             outcome.published += 1
             log.info("job %s published to %s (Nats-Msg-Id %s)", job.id, subject, mid)
@@ -181,7 +185,7 @@ class OutboxRelay:
                 mid = job.request_msg_id or msg_id("request", job.id, job.attempt)
                 await self._publish(request_body(job, deadline), subject, mid)
                 await mark_republished(
-                    session, job, now=now, ack_timeout=self._settings.ack_timeout
+                    session, job, now=now, next_attempt_at=self._next_attempt(now)
                 )
             outcome.republished += 1
             log.info(

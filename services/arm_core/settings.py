@@ -1,10 +1,11 @@
 """arm-core's own knobs on top of the shared `Settings`.
 
 Plain environment names, like the spec's tuning knobs: how long each pipeline gets to answer
-(reply_deadline = publish time + budget), the upload size limit, the relay's rhythm, and the
-one automatic new attempt after a timeout. The OpenID Connect provider the REST API and the
-page trust is the group `OPENBAO__AUTH__*` (`AuthSettings`): its client secret is a secret kept
-in OpenBao like the other credentials.
+(reply_deadline = publish time + budget), the upload size limit, the relay's rhythm
+(ACK_TIMEOUT_SECONDS and OUTBOX_MAX_REPUBLISH of spec 001 are the core's alone, since only its
+relay republishes), and the one automatic new attempt after a timeout. The OpenID Connect
+provider the REST API and the page trust is the group `OPENBAO__AUTH__*` (`AuthSettings`): its
+client secret is a secret kept in OpenBao like the other credentials.
 """
 
 from __future__ import annotations
@@ -123,6 +124,11 @@ def _is_secure_url(url: str) -> bool:
 
 class CoreSettings(Settings):
     """Settings of arm-core (`load_settings(CoreSettings)`)."""
+
+    ack_timeout_seconds: float = Field(
+        30.0, gt=0, validation_alias=plain_env("ACK_TIMEOUT_SECONDS")
+    )
+    outbox_max_republish: int = Field(3, ge=0, validation_alias=plain_env("OUTBOX_MAX_REPUBLISH"))
 
     tabular_reply_budget_seconds: float = Field(
         600.0, gt=0, validation_alias=plain_env("TABULAR_REPLY_BUDGET_SECONDS")

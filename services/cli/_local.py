@@ -2,7 +2,7 @@
 
 Excel goes to `TabularRecognizer`, PDF / PNG / JPG to the scan-gateway's local recogniser
 (`LocalSource` + `ScanGatewayRecognizer` with no raw archive). Both run in a sandboxed worker
-process with the limits the services use by default, and `recognise_local` shapes the answer
+process with the limits the services use by default, and `recognize_local` shapes the answer
 with the protocol's own `result_file`.
 """
 
@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
 from services.cli.exceptions import UsageError
-from services.runtime.local import recognise_local
+from services.runtime.local import recognize_local
 from services.runtime.protocol import ServiceInfo
 from services.runtime.recognizer import Recognizer
 from services.runtime.sandbox import Sandbox, SandboxSettings
@@ -90,7 +90,7 @@ async def _recognise(
 ) -> dict[str, Any]:
     settings, make, service, timeout = build()
     async with Sandbox(settings) as sandbox:
-        return await recognise_local(
+        return await recognize_local(
             make(sandbox), service, data, name=name, file_type=kind, timeout_seconds=timeout
         )
 

@@ -17,7 +17,6 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -25,6 +24,7 @@ from services.cli._core import CoreClient
 from services.cli._local import Service, parse_file, read_file
 from services.cli._summary import summarise_job, summarise_result
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError
+from services.runtime.version import package_version
 
 __all__ = [
     "CORE_URL_ENV",
@@ -55,13 +55,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _package_version() -> str:
-    try:
-        return version("arm-ka-recognition")
-    except PackageNotFoundError:
-        return "0.0.0"
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="arm-ka",
@@ -69,7 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Exit codes: 0 done/needs_check, 2 error, 64 usage or missing file, "
         "65 refused by the core, 69 core unreachable, 75 not final within --timeout.",
     )
-    parser.add_argument("--version", action="version", version=f"arm-ka {_package_version()}")
+    parser.add_argument("--version", action="version", version=f"arm-ka {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     parse = commands.add_parser(

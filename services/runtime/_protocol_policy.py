@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Protocol
 
-from services.runtime.messaging import parse_request_msg_id
+from services.runtime.ids import parse_request_msg_id
 
 __all__ = [
     "AttemptPolicy",

@@ -1,24 +1,23 @@
 """Recognising a local file without NATS or S3, through the services' own code path.
 
 The `parse` commands (`python -m services.tabular_parser FILE`, `arm-ka parse FILE`) call the
-same `Recognizer` a service plugs into its request protocol and build the answer with the same
-`protocol.result_file`, so what a laptop prints is the document the service would write to S3.
-A failure becomes an error body shaped like the contract's error envelope (status, error
-{code, message}, metrics) instead of a traceback.
+same `Recognizer` a service plugs into its request protocol, read its answer by the same rule
+(`recognizer.recognize_checked`) and build the body with the same builders
+(services.runtime.envelopes), so what a laptop prints is the document the service would write
+to S3, or the error envelope it would publish, instead of a traceback.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import time
 import uuid
 from typing import Any
 
-from services.runtime.protocol import RESULT_SCHEMA_VERSION, ServiceInfo, result_file
-from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed, Recognizer
+from services.runtime.envelopes import ServiceInfo, error_envelope, result_file
+from services.runtime.recognizer import Job, RecognitionFailed, Recognizer, recognize_checked
 
-__all__ = ["LOCAL_BUCKET", "error_body", "local_job", "recognise_local"]
+__all__ = ["LOCAL_BUCKET", "local_job", "recognize_local"]
 
 LOCAL_BUCKET = "local"
 """The bucket a local job names: nothing is read from or written to it."""
@@ -38,7 +37,7 @@ def local_job(name: str, file_type: str, *, timeout_seconds: float) -> Job:
     )
 
 
-async def recognise_local(
+async def recognize_local(
     recognizer: Recognizer,
     service: ServiceInfo,
     data: bytes,
@@ -47,47 +46,14 @@ async def recognise_local(
     file_type: str,
     timeout_seconds: float = 600.0,
 ) -> dict[str, Any]:
-    """The 2.0 result file of `data`, or an error body when nothing could be recognised.
-
-    Mirrors the protocol's work step: a recognition with no document is RECOGNITION_FAILED,
-    an unexpected exception of the recogniser is UNKNOWN_ERROR (named, never a traceback).
-    """
+    """The 2.0 result file of `data`, or an error body when nothing could be recognised."""
     job = local_job(name, file_type, timeout_seconds=timeout_seconds)
     started = time.monotonic()
     try:
-        recognition = await recognizer.recognize(data, job)
-        if not recognition.document_count:
-            raise RecognitionFailed(
-                ErrorCode.RECOGNITION_FAILED,
-                "no document recognised",
-                warnings=recognition.warnings,
-            )
+        recognition = await recognize_checked(recognizer, data, job)
     except RecognitionFailed as failure:
-        return error_body(job, service, failure, _elapsed_ms(started))
-    except asyncio.CancelledError:
-        raise
-    except Exception as exc:
-        unknown = RecognitionFailed(
-            ErrorCode.UNKNOWN_ERROR, f"recogniser raised {type(exc).__name__}"
-        )
-        return error_body(job, service, unknown, _elapsed_ms(started))
+        return error_envelope(job.job_id, job.file_id, service, failure, _elapsed_ms(started))
     return result_file(job, recognition, service, _elapsed_ms(started))
-
-
-def error_body(
-    job: Job, service: ServiceInfo, failure: RecognitionFailed, duration_ms: int
-) -> dict[str, Any]:
-    """The error envelope a service would publish for this failure (no result file exists),
-    with the file warnings found before it (spec 001: they travel where no document is)."""
-    return {
-        "schema_version": RESULT_SCHEMA_VERSION,
-        "job_id": str(job.job_id),
-        "file_id": str(job.file_id),
-        "status": "error",
-        "service": {"name": service.name, "version": service.version},
-        "error": {"code": ErrorCode(failure.code).value, "message": failure.message},
-        "metrics": {"duration_ms": duration_ms, "warnings": list(failure.warnings)},
-    }
 
 
 def _elapsed_ms(started: float) -> int:

@@ -5,10 +5,10 @@ is dynamic: once a large mmapped block is freed (a decompressed XML block, calam
 a sheet), blocks up to that size come from the heap from then on, and freed heap blocks with
 live data above them stay resident. And every thread gets an arena of its own, whose free
 pages the main thread never reuses. For a 100k-row ОСВ the two cost 20–35 MB of the 300 MB
-budget of a worker (issue 4). A fixed threshold (blocks of 128 KiB and more are always
-mmapped and unmapped on free) and two arenas (the main thread's and one for helper threads)
-keep the peak at what is live; the price is an mmap call per large block, which a parse of
-hundreds of MB pays a few thousand times.
+budget of a worker (issue 4). A fixed threshold (`MMAP_THRESHOLD`: blocks of 4 MiB and more
+are always mmapped and unmapped on free; decision 0004) and two arenas (the main thread's and
+one for helper threads) keep the peak at what is live; the price is an mmap call per large
+block, which a parse of hundreds of MB pays a few thousand times.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Publishing on core NATS: the Nats-Msg-Id rule, retries with the same id, the broker factory.
 
-Spec 001: every message carries `Nats-Msg-Id` (request `<job_id>:<attempt>`, ack
-`ack:<job_id>:<attempt>`, result `result:<job_id>:<attempt>`); an ack or result is published
-once plus up to PUBLISH_RETRIES times with a pause and the same id; when that is exhausted the
-service writes one error line and goes on. Core NATS has no server-side dedup, so consumers
+Spec 001: every message carries `Nats-Msg-Id` (the forms are built in services.runtime.ids);
+an ack or result is published once plus up to PUBLISH_RETRIES times with a pause and the same
+id; when that is exhausted the middleware writes one error line and raises `PublishGaveUp`,
+which the caller handles and goes on. Core NATS has no server-side dedup, so consumers
 recognise a repeat by its id.
 
 A core-NATS publish only appends to the client's buffer: while the client is reconnecting it
@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import uuid
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import nats.errors
 from faststream import BaseMiddleware
 from faststream.exceptions import IncorrectState
 from faststream.nats import NatsBroker
 from faststream.response.publish_type import PublishType
+
+from services.runtime.exceptions import MessagingError, MissingMsgIdError, PublishGaveUp
+from services.runtime.ids import MSG_ID_HEADER, MsgId, MsgKind, msg_id, parse_request_msg_id
 
 if TYPE_CHECKING:
     from faststream.response import PublishCommand
@@ -40,13 +41,12 @@ __all__ = [
     "MissingMsgIdError",
     "MsgId",
     "MsgKind",
+    "PublishGaveUp",
     "PublishRetryMiddleware",
     "build_broker",
     "msg_id",
     "parse_request_msg_id",
 ]
-
-MSG_ID_HEADER = "Nats-Msg-Id"
 
 log = logging.getLogger("services.runtime.messaging")
 
@@ -69,50 +69,6 @@ RETRYABLE_PUBLISH_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-class MessagingError(Exception):
-    """Root of the messaging errors."""
-
-
-class MissingMsgIdError(MessagingError):
-    """A publish without a `Nats-Msg-Id` header: a programming error, never retried."""
-
-    def __init__(self, subject: str) -> None:
-        self.subject = subject
-        super().__init__(f"publish to {subject!r} without a {MSG_ID_HEADER} header")
-
-
-MsgKind = Literal["request", "ack", "result"]
-
-
-@dataclass(frozen=True, slots=True)
-class MsgId:
-    """A parsed request id `<job_id>:<attempt>`."""
-
-    job_id: uuid.UUID
-    attempt: int
-
-
-def msg_id(kind: MsgKind, job_id: uuid.UUID | str, attempt: int) -> str:
-    """The `Nats-Msg-Id` of a request, ack or result of one job attempt."""
-    base = f"{job_id}:{attempt}"
-    return base if kind == "request" else f"{kind}:{base}"
-
-
-def parse_request_msg_id(value: str | None) -> MsgId | None:
-    """`<job_id>:<attempt>` → MsgId; None when absent or malformed (job_id a uuid, attempt ≥ 1)."""
-    if not value:
-        return None
-    job, sep, attempt = value.strip().rpartition(":")
-    if not sep or not attempt.isdigit():
-        return None
-    try:
-        job_id = uuid.UUID(job)
-    except ValueError:
-        return None
-    number = int(attempt)
-    return MsgId(job_id, number) if number >= 1 else None
-
-
 class PublishRetryMiddleware(BaseMiddleware):
     """Requires `Nats-Msg-Id` on every publish and retries a failed publish with the same id.
 
@@ -120,7 +76,7 @@ class PublishRetryMiddleware(BaseMiddleware):
     options: `retries` (attempts = 1 + retries), `pause` seconds between attempts, `confirm`
     (an awaitable run after each attempt, e.g. a flush, whose failure fails the attempt).
     Requests (RPC) pass through untouched. When every attempt fails, one error line is logged
-    and the publish returns None: the service goes on.
+    and the publish raises `PublishGaveUp` (the message did not leave); the caller goes on.
     """
 
     def __init__(
@@ -179,7 +135,7 @@ class PublishRetryMiddleware(BaseMiddleware):
             mid,
             type(last).__name__,
         )
-        return None
+        raise PublishGaveUp(subject, mid, attempts, type(last).__name__) from None
 
 
 def build_broker(

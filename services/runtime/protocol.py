@@ -2,11 +2,13 @@
 
 One request in, at most one ack and one result out, in this order:
 
-1. Parse: not JSON / not an object / no uuid `job_id` → nothing published (logged, dropped).
+1. Parse: not JSON / not an object / no `job_id` in the canonical uuid form
+   (services.runtime.ids) → nothing published (logged, dropped).
 2. Decide: a body that fails the request schema (or has an unknown MAJOR, or names the other
    pipeline) is answered with error SCHEMA_MISMATCH and no ack — unless this process already
    took that job (then nothing: the answer's message id would shadow the real result), or no
-   valid `file_id` / attempt can be had (then nothing).
+   valid `file_id` / attempt can be had (then nothing). A body that passed is read into its
+   generated model (`RecognitionRequest`), and the `Job` is built from that.
 3. Ack: a valid request is acked (`status = processing`) on arrival, BEFORE the object is
    read (the ack's publish runs beside the next admissions; `run` waits for it first); a
    repeat of a request waiting, in work or done is acked again and goes no further.
@@ -20,9 +22,10 @@ One request in, at most one ack and one result out, in this order:
    envelope is published. Errors write no result file (`result_s3` is optional for them).
 
 `handle` is `admit` then `run` in one call (the in-memory tests and the fuzzer use it).
-What differs between services is a `ProtocolConfig`: identity, pipeline, file types, the OQ-71
-attempt policy, pre-recognition checks; plus the plugged `Recognizer`. Publishing retries and
-the `Nats-Msg-Id` rule live in the broker middleware (services.runtime.messaging).
+What differs between services is their `ProtocolRules` (name, pipeline, file types, the OQ-71
+attempt policy, pre-recognition checks) and the plugged `Recognizer`. The bodies are built in
+services.runtime.envelopes; publishing retries and the `Nats-Msg-Id` rule live in the broker
+middleware (services.runtime.messaging), which raises `PublishGaveUp` when it gives up.
 """
 
 from __future__ import annotations
@@ -34,18 +37,31 @@ import logging
 import time
 import uuid
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from pydantic import ValidationError
+
 from services.contract import Kind, validate
+from services.contract.models.request_v1 import RecognitionRequest
 from services.runtime._protocol_memory import JobMemory, JobState
 from services.runtime._protocol_policy import (
     AttemptPolicy,
-    attempt_from_body,
     attempt_from_body_or_header,
     attempt_from_body_or_one,
 )
-from services.runtime.messaging import MSG_ID_HEADER, msg_id
+from services.runtime.envelopes import (
+    RESULT_SCHEMA_VERSION,
+    ServiceInfo,
+    ack_envelope,
+    error_envelope,
+    result_envelope,
+    result_file,
+    result_file_bytes,
+    result_key,
+)
+from services.runtime.exceptions import ObjectTooLarge, PublishGaveUp, StorageError
+from services.runtime.ids import MSG_ID_HEADER, msg_id, parse_uuid
 from services.runtime.recognizer import (
     EncodedRecognition,
     ErrorCode,
@@ -53,8 +69,8 @@ from services.runtime.recognizer import (
     Recognition,
     RecognitionFailed,
     Recognizer,
+    recognize_checked,
 )
-from services.runtime.storage import ObjectTooLarge, StorageError
 
 __all__ = [
     "MSG_ID_HEADER",
@@ -66,6 +82,7 @@ __all__ = [
     "ObjectStore",
     "PreCheck",
     "ProtocolConfig",
+    "ProtocolRules",
     "Publish",
     "RequestProtocol",
     "RequestValidator",
@@ -78,19 +95,10 @@ __all__ = [
     "result_key",
 ]
 
-RESULT_SCHEMA_VERSION = "2.0"
 _JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 Pipeline = Literal["tabular", "image"]
 
 _log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceInfo:
-    """`service {name, version}` of every envelope and result file."""
-
-    name: str
-    version: str
 
 
 class Publish(Protocol):
@@ -132,85 +140,35 @@ class Admitted:
     """The ack's publish (confirmed by a flush); the object is read only once it is done."""
 
 
-@dataclass(frozen=True, slots=True)
-class ProtocolConfig:
-    """What makes the shared protocol one service's protocol."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ProtocolRules:
+    """What makes the shared protocol one service's protocol: its name (the queue group), the
+    pipeline and file types it serves, the OQ-71 attempt policy and its pre-recognition checks.
+    `services.runtime.service.ServiceSpec` is these rules plus what the app adds (subject
+    role, AsyncAPI texts)."""
 
-    service: ServiceInfo
+    name: str
     pipeline: Pipeline
     file_types: frozenset[str]
     attempt_policy: AttemptPolicy
+    pre_checks: Sequence[PreCheck] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolConfig:
+    """One service's rules with its running version and the limits its settings give."""
+
+    rules: ProtocolRules
+    version: str
     max_object_bytes: int
     results_bucket: str | None = None
     seen_jobs_max: int = 10_000
     seen_jobs_max_age_seconds: float = 24 * 3600.0
-    pre_checks: Sequence[PreCheck] = field(default_factory=tuple)
 
-
-def result_key(job: Job) -> str:
-    """Where the result file of a job lives (spec 001)."""
-    return f"results/{job.file_id}/{job.job_id}/result.json"
-
-
-def result_file(
-    job: Job,
-    recognition: Recognition | EncodedRecognition,
-    service: ServiceInfo,
-    duration_ms: int,
-) -> dict[str, Any]:
-    """The 2.0 result file of a recognition (spec 001 «Файл результата»).
-
-    Shared by the protocol and the local `parse` commands, so a file recognised on a laptop is
-    the same document the service would write.
-    """
-    body = _result_head(job, recognition, service)
-    if isinstance(recognition, EncodedRecognition):
-        body["documents"] = recognition.decoded_documents()
-    else:
-        body["documents"] = recognition.documents
-    body["metrics"] = {"duration_ms": duration_ms, "warnings": recognition.warnings}
-    return body
-
-
-def result_file_bytes(
-    job: Job,
-    recognition: Recognition | EncodedRecognition,
-    service: ServiceInfo,
-    duration_ms: int,
-) -> bytes:
-    """`result_file` as the UTF-8 JSON written to S3, Cyrillic kept readable.
-
-    Already encoded documents are spliced in as they are: the event loop encodes only the
-    small head and metrics, never the documents of a large workbook.
-    """
-    if not isinstance(recognition, EncodedRecognition):
-        return _json_bytes(result_file(job, recognition, service, duration_ms))
-    head = _json_bytes(_result_head(job, recognition, service))
-    metrics = _json_bytes({"duration_ms": duration_ms, "warnings": recognition.warnings})
-    return b"".join(
-        (head[:-1], b', "documents": ', recognition.documents_json, b', "metrics": ', metrics, b"}")
-    )
-
-
-def _result_head(
-    job: Job, recognition: Recognition | EncodedRecognition, service: ServiceInfo
-) -> dict[str, Any]:
-    """The result file's fields before `documents`, in the file's order."""
-    service_body: dict[str, Any] = {"name": service.name, "version": service.version}
-    if recognition.statements_version is not None:
-        service_body["statements_version"] = recognition.statements_version
-    return {
-        "schema_version": RESULT_SCHEMA_VERSION,
-        "job_id": str(job.job_id),
-        "file_id": str(job.file_id),
-        "status": recognition.status,
-        "service": service_body,
-        "group_schema": recognition.group_schema,
-    }
-
-
-def _json_bytes(document: Any) -> bytes:
-    return json.dumps(document, ensure_ascii=False).encode("utf-8")
+    @property
+    def service(self) -> ServiceInfo:
+        """`service {name, version}` of this service's envelopes and result files."""
+        return ServiceInfo(self.rules.name, self.version)
 
 
 def contract_request_problems(body: dict[str, Any]) -> list[str]:
@@ -319,7 +277,7 @@ class RequestProtocol:
                 len(body),
             )
             return None
-        job_id = _uuid(doc.get("job_id"))
+        job_id = parse_uuid(doc.get("job_id"))
         if job_id is None:
             self._log.warning(
                 "request dropped: job_id missing or not a uuid (Nats-Msg-Id %r)", request_msg_id
@@ -332,10 +290,11 @@ class RequestProtocol:
             return None
 
         try:
-            job = _job(doc)
-        except (ValueError, KeyError, TypeError) as exc:
-            # The schema checks formats loosely; a value Python cannot read is a mismatch too.
-            problems = [f"unreadable request field: {exc}"]
+            job = _job(RecognitionRequest.model_validate(doc))
+        except ValidationError as exc:
+            # The schema is the judge; a value its model still cannot read (a MINOR laxer
+            # than the model) is a mismatch too. Only field names travel, never values.
+            problems = [f"unreadable request field: {_fields(exc)}"]
             await self._answer_mismatch(doc, job_id, request_msg_id, problems, started)
             return None
         state = self.memory.state(job.job_id, job.attempt)
@@ -381,18 +340,18 @@ class RequestProtocol:
         self._log.warning("job %s attempt %d: %s", job.job_id, job.attempt, failure.message)
         try:
             await admitted.ack
-            envelope = self._error(job, failure, [], admitted.started)
-            await self._send(envelope, msg_id("result", job.job_id, job.attempt))
+            answer = self._error(job, failure, [], admitted.started)
+            await self._send(answer, msg_id("result", job.job_id, job.attempt))
         finally:
             self.memory.finish(job.job_id, job.attempt)
 
     def _problems(self, doc: dict[str, Any]) -> list[str]:
         problems = list(self._validate(doc))
         pipeline = doc.get("pipeline")
-        if not problems and pipeline != self.config.pipeline:
+        if not problems and pipeline != self.config.rules.pipeline:
             problems.append(
                 f"pipeline {pipeline!r} is not served by {self.config.service.name} "
-                f"({self.config.pipeline!r})"
+                f"({self.config.rules.pipeline!r})"
             )
         return problems
 
@@ -413,7 +372,7 @@ class RequestProtocol:
                 summary,
             )
             return
-        file_id = _uuid(doc.get("file_id"))
+        file_id = parse_uuid(doc.get("file_id"))
         if file_id is None:
             self._log.warning(
                 "request for job %s dropped: fails the contract (%s) and file_id is missing "
@@ -422,7 +381,7 @@ class RequestProtocol:
                 summary,
             )
             return
-        attempt = self.config.attempt_policy(doc.get("attempt"), request_msg_id, job_id)
+        attempt = self.config.rules.attempt_policy(doc.get("attempt"), request_msg_id, job_id)
         if attempt is None:
             self._log.warning(
                 "request for job %s dropped: fails the contract (%s) and no attempt in the "
@@ -433,34 +392,32 @@ class RequestProtocol:
             )
             return
         self._log.warning("job %s attempt %d: SCHEMA_MISMATCH (%s)", job_id, attempt, summary)
-        envelope = self._envelope(job_id, file_id, "error")
-        envelope["error"] = {
-            "code": ErrorCode.SCHEMA_MISMATCH.value,
-            "message": f"the request does not match the contract: {summary}",
-        }
-        envelope["metrics"] = {"duration_ms": self._elapsed_ms(started), "warnings": []}
-        await self._send(envelope, msg_id("result", job_id, attempt))
+        mismatch = RecognitionFailed(
+            ErrorCode.SCHEMA_MISMATCH, f"the request does not match the contract: {summary}"
+        )
+        answer = error_envelope(
+            job_id, file_id, self.config.service, mismatch, self._elapsed_ms(started)
+        )
+        await self._send(answer, msg_id("result", job_id, attempt))
 
     # -- the work ----------------------------------------------------------------------------
 
     async def _process(self, job: Job, started: float) -> None:
-        warnings: list[dict[str, Any]] = []
+        warnings: list[dict[str, Any]] | None = None
         try:
-            recognition = await self._recognise(job, started)
+            recognition = await self._recognize(job, started)
             warnings = recognition.warnings
-            if not recognition.document_count:
-                raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, "no document recognised")
-            envelope = await self._write_result(job, recognition, started)
+            answer = await self._write_result(job, recognition, started)
         except RecognitionFailed as failure:
             self._log.info("job %s attempt %d: error %s", job.job_id, job.attempt, failure)
-            envelope = self._error(job, failure, warnings or failure.warnings, started)
+            answer = self._error(job, failure, warnings, started)
         except Exception as exc:
             self._log.exception("job %s attempt %d: unexpected failure", job.job_id, job.attempt)
             unknown = RecognitionFailed(
                 ErrorCode.UNKNOWN_ERROR, f"unexpected {type(exc).__name__} while processing"
             )
-            envelope = self._error(job, unknown, warnings, started)
-        await self._send(envelope, msg_id("result", job.job_id, job.attempt))
+            answer = self._error(job, unknown, warnings or [], started)
+        await self._send(answer, msg_id("result", job.job_id, job.attempt))
 
     def _check_deadline(self, job: Job, before: str, started: float) -> None:
         """The reply_deadline rule of both services: nobody waits for a result past it."""
@@ -473,27 +430,24 @@ class RequestProtocol:
             f"(the job was {waited:.1f} s in {self.config.service.name})",
         )
 
-    async def _recognise(self, job: Job, started: float) -> Recognition | EncodedRecognition:
-        if job.file_type not in self.config.file_types:
+    async def _recognize(self, job: Job, started: float) -> Recognition | EncodedRecognition:
+        if job.file_type not in self.config.rules.file_types:
             raise RecognitionFailed(
                 ErrorCode.UNSUPPORTED_FORMAT,
                 f"file type {job.file_type} is not handled by {self.config.service.name} "
-                f"(handles {', '.join(sorted(self.config.file_types))})",
+                f"(handles {', '.join(sorted(self.config.rules.file_types))})",
             )
         self._check_deadline(job, "the file was read", started)
         data = await self._read(job)
         self._check_deadline(job, "recognition started", started)
-        for check in self.config.pre_checks:
+        for check in self.config.rules.pre_checks:
             await check(job)
         try:
-            return await self._recognizer.recognize(data, job)
-        except (RecognitionFailed, asyncio.CancelledError):
+            return await recognize_checked(self._recognizer, data, job)
+        except RecognitionFailed as failure:
+            if failure.__cause__ is not None:  # the recogniser raised something else
+                self._log.error("job %s: recogniser raised", job.job_id, exc_info=failure.__cause__)
             raise
-        except Exception as exc:
-            self._log.exception("job %s: recogniser raised", job.job_id)
-            raise RecognitionFailed(
-                ErrorCode.UNKNOWN_ERROR, f"recogniser raised {type(exc).__name__}"
-            ) from exc
 
     async def _read(self, job: Job) -> bytes:
         try:
@@ -516,8 +470,6 @@ class RequestProtocol:
         bucket = self.config.results_bucket or job.bucket
         key = result_key(job)
         duration_ms = self._elapsed_ms(started)
-        status = recognition.status
-        metrics = {"duration_ms": duration_ms, "warnings": recognition.warnings}
         if isinstance(recognition, EncodedRecognition):
             data = result_file_bytes(job, recognition, self.config.service, duration_ms)
         else:  # dicts built on this process (a stub, scan-gateway): encoded off the loop
@@ -533,45 +485,39 @@ class RequestProtocol:
             raise RecognitionFailed(
                 ErrorCode.UNKNOWN_ERROR, f"the result file could not be written to {bucket}"
             ) from exc
-        envelope = self._envelope(job.job_id, job.file_id, status)
-        envelope["result_s3"] = {"bucket": bucket, "key": key}
-        envelope["result_schema_version"] = RESULT_SCHEMA_VERSION
-        if recognition.raw_s3_key is not None:
-            envelope["raw_s3_key"] = recognition.raw_s3_key
-        envelope["metrics"] = metrics
-        return envelope
+        return result_envelope(
+            job, recognition, self.config.service, bucket=bucket, duration_ms=duration_ms
+        )
 
     # -- bodies ------------------------------------------------------------------------------
 
-    def _envelope(self, job_id: uuid.UUID, file_id: uuid.UUID, status: str) -> dict[str, Any]:
-        return {
-            "schema_version": RESULT_SCHEMA_VERSION,
-            "job_id": str(job_id),
-            "file_id": str(file_id),
-            "status": status,
-            "service": {"name": self.config.service.name, "version": self.config.service.version},
-        }
-
     def _ack(self, job: Job) -> dict[str, Any]:
-        return self._envelope(job.job_id, job.file_id, "processing")
+        return ack_envelope(job, self.config.service)
 
     def _error(
         self,
         job: Job,
         failed: RecognitionFailed,
-        warnings: list[dict[str, Any]],
+        warnings: list[dict[str, Any]] | None,
         started: float,
     ) -> dict[str, Any]:
-        envelope = self._envelope(job.job_id, job.file_id, "error")
-        envelope["error"] = {"code": ErrorCode(failed.code).value, "message": failed.message}
-        envelope["metrics"] = {"duration_ms": self._elapsed_ms(started), "warnings": warnings}
-        return envelope
+        """`warnings` None: the ones `failed` carries."""
+        return error_envelope(
+            job.job_id,
+            job.file_id,
+            self.config.service,
+            failed,
+            self._elapsed_ms(started),
+            warnings,
+        )
 
     async def _send(self, body: dict[str, Any], msg_id: str) -> None:
         try:
             await self._publish(body, msg_id)
         except asyncio.CancelledError:
             raise
+        except PublishGaveUp:
+            pass  # the retry middleware wrote its error line; the service goes on
         except Exception:
             self._log.exception("publishing %s failed; the service goes on", msg_id)
 
@@ -600,31 +546,22 @@ def _json_object(body: bytes) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
-def _uuid(value: object) -> uuid.UUID | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
-
-
-def _job(doc: dict[str, Any]) -> Job:
-    """A `Job` from a body that passed the schema."""
-    deadline = dt.datetime.fromisoformat(str(doc["reply_deadline"]).replace("Z", "+00:00"))
-    if deadline.tzinfo is None:
-        deadline = deadline.replace(tzinfo=dt.UTC)
-    attempt = attempt_from_body(doc.get("attempt"))
-    if attempt is None:  # the schema requires attempt >= 1; kept safe for a lax MINOR
-        attempt = 1
-    s3 = doc["s3"]
+def _job(request: RecognitionRequest) -> Job:
+    """A `Job` from the typed request (the body passed the schema first); the deadline keeps
+    its offset (aware datetimes compare across offsets, a conversion could overflow)."""
     return Job(
-        job_id=uuid.UUID(doc["job_id"]),
-        file_id=uuid.UUID(doc["file_id"]),
-        attempt=attempt,
-        file_type=str(doc["file_type"]),
-        original_name=str(doc["original_name"]),
-        bucket=str(s3["bucket"]),
-        key=str(s3["key"]),
-        reply_deadline=deadline,
+        job_id=request.job_id,
+        file_id=request.file_id,
+        attempt=request.attempt,
+        file_type=request.file_type,
+        original_name=request.original_name,
+        bucket=request.s3.bucket,
+        key=request.s3.key,
+        reply_deadline=request.reply_deadline,
     )
+
+
+def _fields(exc: ValidationError) -> str:
+    """The fields a model refused, without their values (they are the sender's input)."""
+    where = {".".join(str(part) for part in error["loc"]) for error in exc.errors()}
+    return ", ".join(sorted(where)) or "the request"

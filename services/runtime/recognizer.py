@@ -8,6 +8,7 @@ raises `RecognitionFailed` with a contract error code.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import json
 import uuid
@@ -16,6 +17,8 @@ from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 import orjson
+
+from services.runtime.exceptions import RuntimeServiceError
 
 __all__ = [
     "EncodedRecognition",
@@ -27,6 +30,7 @@ __all__ = [
     "RecognitionFailed",
     "Recognizer",
     "encode_documents",
+    "recognize_checked",
 ]
 
 
@@ -45,7 +49,7 @@ class ErrorCode(StrEnum):
     UNKNOWN_ERROR = "UNKNOWN_ERROR"
 
 
-class RecognitionFailed(Exception):
+class RecognitionFailed(RuntimeServiceError):
     """Nothing could be produced for this file; the job ends with `status = error`.
 
     `warnings` are the file-level warnings found before giving up (e.g. SHEET_OTHER for every
@@ -163,6 +167,32 @@ class Recognizer(Protocol):
     """
 
     async def recognize(self, data: bytes, job: Job) -> Recognition | EncodedRecognition: ...
+
+
+async def recognize_checked(
+    recognizer: Recognizer, data: bytes, job: Job
+) -> Recognition | EncodedRecognition:
+    """`recognizer.recognize`, read the way the contract reads it, for the protocol and the
+    local `parse` alike.
+
+    A recognition with no document is RECOGNITION_FAILED (documents may be empty only when
+    status = error), carrying the file warnings; anything the recogniser raises that is not
+    `RecognitionFailed` is UNKNOWN_ERROR naming the exception's class (its text may quote the
+    file), with the exception as `__cause__` for the caller's traceback log.
+    """
+    try:
+        recognition = await recognizer.recognize(data, job)
+    except (RecognitionFailed, asyncio.CancelledError):
+        raise
+    except Exception as exc:
+        raise RecognitionFailed(
+            ErrorCode.UNKNOWN_ERROR, f"recogniser raised {type(exc).__name__}"
+        ) from exc
+    if not recognition.document_count:
+        raise RecognitionFailed(
+            ErrorCode.RECOGNITION_FAILED, "no document recognised", warnings=recognition.warnings
+        )
+    return recognition
 
 
 def encode_documents(documents: list[dict[str, Any]]) -> bytes:

@@ -33,6 +33,13 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, TypeVar
 
+from services.runtime.exceptions import (
+    SandboxCrashed,
+    SandboxError,
+    SandboxMemoryError,
+    SandboxTaskFailed,
+    SandboxTimeout,
+)
 from services.runtime.malloc import tune_worker_malloc
 
 __all__ = [
@@ -46,45 +53,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-
-class SandboxError(Exception):
-    """Root of the sandbox's exceptions; `function` names what was running."""
-
-    def __init__(self, message: str, *, function: str = "") -> None:
-        super().__init__(message)
-        self.function = function
-
-
-class SandboxTimeout(SandboxError):
-    def __init__(self, function: str, timeout_seconds: float) -> None:
-        super().__init__(
-            f"{function} ran over {timeout_seconds:g} s; its worker was killed", function=function
-        )
-        self.timeout_seconds = timeout_seconds
-
-
-class SandboxCrashed(SandboxError):
-    def __init__(self, function: str, detail: str) -> None:
-        super().__init__(f"the worker running {function} died: {detail}", function=function)
-        self.detail = detail
-
-
-class SandboxMemoryError(SandboxError):
-    def __init__(self, function: str, limit_bytes: int | None) -> None:
-        super().__init__(
-            f"{function} ran out of memory (limit {limit_bytes} bytes)", function=function
-        )
-        self.limit_bytes = limit_bytes
-
-
-class SandboxTaskFailed(SandboxError):
-    """The child raised something that cannot be pickled back (e.g. PyO3 PanicException)."""
-
-    def __init__(self, function: str, error_type: str, error_message: str) -> None:
-        super().__init__(f"{function} raised {error_type}: {error_message}", function=function)
-        self.error_type = error_type
-        self.error_message = error_message
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,8 +21,7 @@ import logging
 import weakref
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from dataclasses import dataclass, field
-from importlib.metadata import PackageNotFoundError, version
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from faststream.asgi import AsgiFastStream
@@ -38,16 +37,14 @@ from services.runtime.health import healthcheck_route, log_subjects
 from services.runtime.messaging import MSG_ID_HEADER, build_broker
 from services.runtime.protocol import (
     Admitted,
-    AttemptPolicy,
     ObjectStore,
-    Pipeline,
-    PreCheck,
     ProtocolConfig,
+    ProtocolRules,
     RequestProtocol,
-    ServiceInfo,
 )
 from services.runtime.recognizer import Recognizer
 from services.runtime.settings import RecognitionServiceSettings, SubjectRole
+from services.runtime.version import package_version
 
 __all__ = [
     "ServiceSpec",
@@ -75,27 +72,15 @@ def service_protocol(app: AsgiFastStream) -> RequestProtocol:
     return _RUNNING[app][0]
 
 
-def package_version() -> str:
-    """The installed distribution's version: what `service.version` reports."""
-    try:
-        return version("arm-ka-recognition")
-    except PackageNotFoundError:
-        return "0.0.0"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServiceSpec(ProtocolRules):
+    """One service: the protocol's rules (name, pipeline, file types, attempt policy,
+    pre-checks) plus the subject it takes requests on and its AsyncAPI texts."""
 
-
-@dataclass(frozen=True, slots=True)
-class ServiceSpec:
-    """What makes the shared protocol one service: identity, pipeline, policies, docs."""
-
-    name: str
-    pipeline: Pipeline
     request_role: SubjectRole
-    file_types: frozenset[str]
-    attempt_policy: AttemptPolicy
     description: str
     request_description: str
     result_description: str
-    pre_checks: Sequence[PreCheck] = field(default_factory=tuple)
 
     @property
     def queue_group(self) -> str:
@@ -120,7 +105,15 @@ def build_service_app(
 ) -> AsgiFastStream:
     """The service's app: `resources` (the S3 client, worker pools, HTTP clients) are entered at
     start-up in order and closed at shutdown after the jobs in flight."""
-    service = ServiceInfo(spec.name, package_version())
+    config = ProtocolConfig(
+        spec,
+        package_version(),
+        max_object_bytes=settings.max_object_bytes,
+        results_bucket=settings.s3.s3_results_bucket,
+        seen_jobs_max=settings.seen_jobs_max,
+        seen_jobs_max_age_seconds=settings.seen_jobs_max_age_seconds,
+    )
+    service = config.service
     broker = build_broker(
         settings, client_name=spec.name, graceful_timeout=settings.graceful_timeout_seconds
     )
@@ -135,17 +128,7 @@ def build_service_app(
         await publisher.publish(body, headers={MSG_ID_HEADER: msg_id})
 
     protocol = RequestProtocol(
-        ProtocolConfig(
-            service=service,
-            pipeline=spec.pipeline,
-            file_types=spec.file_types,
-            attempt_policy=spec.attempt_policy,
-            max_object_bytes=settings.max_object_bytes,
-            results_bucket=settings.s3.s3_results_bucket,
-            seen_jobs_max=settings.seen_jobs_max,
-            seen_jobs_max_age_seconds=settings.seen_jobs_max_age_seconds,
-            pre_checks=spec.pre_checks,
-        ),
+        config,
         recognizer=recognizer,
         storage=storage,
         publish=publish,

@@ -6,21 +6,19 @@ the group's prefix (`OPENBAO__NATS__NATS_URL`); tuning knobs keep plain names
 
 Secrets (NATS JWT and seed, S3 keys, the database URL, the scan token) are `SecretStr`. Pydantic's
 `ValidationError` quotes input values, so building settings goes through one boundary
-(`Settings.__init__`, used by `load_settings`) that turns it into a `SettingsError` naming the
-environment keys and carrying no value at all.
+(`Settings.__init__`, used by `load_settings`) that turns it into a `SettingsError` naming
+every offending environment key at once and carrying no value at all
+(services.runtime.settings_errors). NATS authentication (checking and using the JWT and seed)
+lives in services.runtime.nats_auth.
 """
 
 from __future__ import annotations
 
-import base64
-import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Literal, TypeVar, overload
 
-import nkeys
 from pydantic import (
     AliasChoices,
-    AliasPath,
     BaseModel,
     ConfigDict,
     Field,
@@ -32,7 +30,10 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from pydantic_settings import SettingsError as _SourceError
 
+from services.runtime import nats_auth
+from services.runtime.exceptions import SettingsError
 from services.runtime.logging import register_secret
+from services.runtime.settings_errors import ENV_PREFIX, translate
 
 __all__ = [
     "SUBJECT_KEYS",
@@ -49,8 +50,6 @@ __all__ = [
     "validate_subjects",
 ]
 
-ENV_PREFIX = "OPENBAO__"
-
 SubjectRole = Literal["tabular_request", "image_request", "result"]
 
 SUBJECT_KEYS: Mapping[SubjectRole, str] = {
@@ -59,32 +58,18 @@ SUBJECT_KEYS: Mapping[SubjectRole, str] = {
     "result": "OPENBAO__NATS__NATS_RESULT_SUBJECT",
 }
 
-_JWT_RE = re.compile(r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$")
-
-
-class SettingsError(ValueError):
-    """The configuration is invalid; the service must not start.
-
-    `problems` maps each offending environment key to what is wrong with it. The text names
-    keys only and never quotes a value, so it is safe to log whatever the key holds.
-    """
-
-    def __init__(self, problems: Mapping[str, str]) -> None:
-        self.problems = dict(problems)
-        text = "; ".join(f"{key}: {why}" for key, why in self.problems.items())
-        super().__init__(text or "invalid settings")
-
-    @property
-    def keys(self) -> list[str]:
-        """The offending environment keys, in the order found."""
-        return list(self.problems)
-
 
 def validate_subjects(subjects: Mapping[str, str]) -> None:
     """Apply spec 001's subject rules to `{env key: subject}`; raise `SettingsError` naming keys.
 
     Rules: non-empty, no whitespace, no wildcard `*` or `>`, no empty token, pairwise distinct.
     """
+    problems = _subjects_problems(subjects)
+    if problems:
+        raise SettingsError(problems)
+
+
+def _subjects_problems(subjects: Mapping[str, str]) -> dict[str, str]:
     problems: dict[str, str] = {}
     for key, subject in subjects.items():
         why = _subject_problem(subject)
@@ -98,8 +83,7 @@ def validate_subjects(subjects: Mapping[str, str]) -> None:
             problems[key] = f"must differ from {seen[subject]} (both are {subject!r})"
         else:
             seen[subject] = key
-    if problems:
-        raise SettingsError(problems)
+    return problems
 
 
 def _subject_problem(subject: str) -> str | None:
@@ -140,32 +124,25 @@ class NatsSettings(_Group):
             return None
         return value
 
-    @field_validator("nats_jwt")
-    @classmethod
-    def _jwt_shape(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None and not _JWT_RE.match(value.get_secret_value().strip()):
-            raise SettingsError({"OPENBAO__NATS__NATS_JWT": "is not a JWT (three base64url parts)"})
-        return value
-
-    @field_validator("nats_seed")
-    @classmethod
-    def _seed_shape(cls, value: SecretStr | None) -> SecretStr | None:
-        if value is not None:
-            try:
-                keypair = nkeys.from_seed(bytearray(value.get_secret_value().strip().encode()))
-            except Exception:
-                msg = "is not a valid NATS nkey seed"
-                raise SettingsError({"OPENBAO__NATS__NATS_SEED": msg}) from None
-            keypair.wipe()
-        return value
-
     @model_validator(mode="after")
     def _check(self) -> NatsSettings:
-        validate_subjects({SUBJECT_KEYS[role]: self.subject(role) for role in SUBJECT_KEYS})
-        if self.nats_jwt is not None and self.nats_seed is None:
-            raise SettingsError({"OPENBAO__NATS__NATS_SEED": "is required when NATS_JWT is set"})
+        # One pass over every rule (credentials included), so that one error never hides
+        # another: an operator fixes the lot after one failed start.
+        problems = _subjects_problems(
+            {SUBJECT_KEYS[role]: self.subject(role) for role in SUBJECT_KEYS}
+        )
+        jwt_problem = nats_auth.jwt_problem(self.nats_jwt)
+        if jwt_problem is not None:
+            problems["OPENBAO__NATS__NATS_JWT"] = jwt_problem
+        seed_problem = nats_auth.seed_problem(self.nats_seed)
+        if seed_problem is not None:
+            problems["OPENBAO__NATS__NATS_SEED"] = seed_problem
+        elif self.nats_jwt is not None and self.nats_seed is None:
+            problems["OPENBAO__NATS__NATS_SEED"] = "is required when NATS_JWT is set"
         if not self.servers:
-            raise SettingsError({"OPENBAO__NATS__NATS_URL": "must name at least one server"})
+            problems["OPENBAO__NATS__NATS_URL"] = "must name at least one server"
+        if problems:
+            raise SettingsError(problems)
         return self
 
     def subject(self, role: SubjectRole) -> str:
@@ -188,51 +165,14 @@ class NatsSettings(_Group):
         """`nats_url` split on commas."""
         return [url.strip() for url in self.nats_url.split(",") if url.strip()]
 
-    def _callbacks(self) -> tuple[Callable[[], bytes], Callable[[str], bytes]] | None:
-        if self.nats_jwt is None or self.nats_seed is None:
-            return None
-        jwt, seed = self.nats_jwt, self.nats_seed
-
-        def user_jwt_cb() -> bytes:
-            return jwt.get_secret_value().strip().encode()
-
-        def signature_cb(nonce: str) -> bytes:
-            return _sign(seed, nonce)
-
-        return user_jwt_cb, signature_cb
-
     def connect_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for `nats.connect`: the servers and, when set, the credentials.
-
-        With a JWT the client answers the server's nonce by signing it with the seed (the
-        callbacks hold the secrets; nothing is written to disk). A seed alone is plain nkey auth.
-        """
-        kwargs: dict[str, Any] = {"servers": self.servers}
-        callbacks = self._callbacks()
-        if callbacks is not None:
-            kwargs["user_jwt_cb"], kwargs["signature_cb"] = callbacks
-        elif self.nats_seed is not None:
-            kwargs["nkeys_seed_str"] = self.nats_seed.get_secret_value().strip()
-        return kwargs
+        """Keyword arguments for `nats.connect`: the servers and, when set, the credentials
+        (services.runtime.nats_auth)."""
+        return nats_auth.connect_kwargs(self.servers, self.nats_jwt, self.nats_seed)
 
     def security(self) -> Any:
         """The same credentials as a FastStream `security=` object (None without credentials)."""
-        from faststream.nats.security import NatsJWT, NatsNKey
-
-        callbacks = self._callbacks()
-        if callbacks is not None:
-            return NatsJWT(*callbacks)
-        if self.nats_seed is not None:
-            return NatsNKey.from_seed(self.nats_seed.get_secret_value().strip())
-        return None
-
-
-def _sign(seed: SecretStr, nonce: str) -> bytes:
-    keypair = nkeys.from_seed(bytearray(seed.get_secret_value().strip().encode()))
-    try:
-        return base64.b64encode(keypair.sign(nonce.encode()))
-    finally:
-        keypair.wipe()
+        return nats_auth.security(self.nats_jwt, self.nats_seed)
 
 
 class S3Settings(_Group):
@@ -313,10 +253,6 @@ class Settings(BaseSettings):
     db: DbSettings = DbSettings()
     scan: ScanSettings = ScanSettings()
 
-    ack_timeout_seconds: float = Field(
-        30.0, gt=0, validation_alias=plain_env("ACK_TIMEOUT_SECONDS")
-    )
-    outbox_max_republish: int = Field(3, ge=0, validation_alias=plain_env("OUTBOX_MAX_REPUBLISH"))
     publish_retries: int = Field(3, ge=0, validation_alias=plain_env("PUBLISH_RETRIES"))
     publish_retry_pause_seconds: float = Field(
         0.2, ge=0, validation_alias=plain_env("PUBLISH_RETRY_PAUSE_SECONDS")
@@ -355,7 +291,7 @@ class Settings(BaseSettings):
         try:
             super().__init__(**values)
         except ValidationError as exc:
-            error = _translate(type(self), exc)
+            error = translate(type(self), exc)
         except _SourceError:
             error = SettingsError({"environment": "a value could not be parsed"})
         if error is not None:
@@ -409,56 +345,6 @@ def _walk_secrets(model: BaseModel) -> Iterator[str]:
             yield from _walk_secrets(value)
             if isinstance(value, DbSettings) and value.db_password is not None:
                 yield value.url  # the URL with the password escaped into it
-
-
-def _env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
-    """The environment key of an error location (`('nats', 'nats_url')` → OPENBAO__NATS__NATS_URL)."""
-    parts: list[str] = []
-    model: type[BaseModel] | None = cls
-    for i, part in enumerate(loc):
-        name = str(part)
-        field = model.model_fields.get(name) if model is not None else None
-        if field is None and model is not None:
-            # The error may be located by the alias (plain knobs).
-            for fname, finfo in model.model_fields.items():
-                if name in _aliases(finfo.validation_alias):
-                    field, name = finfo, fname
-                    break
-        if i == 0 and field is not None:
-            aliases = _aliases(field.validation_alias)
-            if aliases:
-                return aliases[0]
-        parts.append(name)
-        annotation = field.annotation if field is not None else None
-        model = (
-            annotation
-            if isinstance(annotation, type) and issubclass(annotation, BaseModel)
-            else None
-        )
-    return ENV_PREFIX + "__".join(p.upper() for p in parts)
-
-
-def _aliases(alias: str | AliasPath | AliasChoices | None) -> list[str]:
-    if isinstance(alias, str):
-        return [alias]
-    if isinstance(alias, AliasChoices):
-        return [a for a in alias.choices if isinstance(a, str)]
-    return []
-
-
-def _translate(cls: type[BaseModel], exc: ValidationError) -> SettingsError:
-    """Turn pydantic's error into ours: keys and reasons, never an input value."""
-    problems: dict[str, str] = {}
-    for err in exc.errors(include_input=False, include_url=False, include_context=True):
-        cause = (err.get("ctx") or {}).get("error")
-        if isinstance(cause, SettingsError):
-            problems.update(cause.problems)
-            continue
-        key = _env_key(cls, tuple(err["loc"]))
-        # Our own validators only ever raise SettingsError; what is left are pydantic's
-        # type/constraint messages, which describe the expected shape, not the input.
-        problems[key] = str(err["msg"])
-    return SettingsError(problems)
 
 
 S = TypeVar("S", bound=Settings)

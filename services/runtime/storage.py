@@ -34,6 +34,12 @@ from aiobotocore.config import AioConfig
 from aiobotocore.session import get_session
 from botocore.config import Config
 
+from services.runtime.exceptions import (
+    ObjectNotFound,
+    ObjectTooLarge,
+    StorageError,
+    StorageUnavailable,
+)
 from services.runtime.logging import redact
 from services.runtime.settings import S3Settings
 
@@ -62,37 +68,6 @@ def _shared_sync_session() -> botocore.session.Session:
 
 
 _NOT_FOUND_CODES = frozenset({"NoSuchKey", "NoSuchBucket", "404", "NotFound"})
-
-
-class StorageError(Exception):
-    """Root of the storage errors."""
-
-    def __init__(self, message: str, *, bucket: str | None = None, key: str | None = None) -> None:
-        super().__init__(message)
-        self.bucket = bucket
-        self.key = key
-
-
-class ObjectNotFound(StorageError):
-    """The bucket or the key does not exist."""
-
-
-class ObjectTooLarge(StorageError):
-    """The object is larger than the allowed size."""
-
-    def __init__(self, *, bucket: str, key: str, size: int | None, max_bytes: int) -> None:
-        shown = "more than that" if size is None else f"{size} bytes"
-        super().__init__(
-            f"s3://{bucket}/{key} is {shown}; the limit is {max_bytes} bytes",
-            bucket=bucket,
-            key=key,
-        )
-        self.size = size
-        self.max_bytes = max_bytes
-
-
-class StorageUnavailable(StorageError):
-    """S3 could not be reached (refused, cut, timed out): worth retrying later."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,6 @@ from services.scan_gateway.settings import ScanGatewaySettings
 
 __all__ = [
     "FILE_TYPES",
-    "QUEUE_GROUP",
     "SERVICE_NAME",
     "SPEC",
     "GatewayStore",
@@ -67,7 +66,6 @@ SPEC = ServiceSpec(
         "recognition-result-message v2.0."
     ),
 )
-QUEUE_GROUP = SPEC.queue_group
 service_version = package_version
 
 log = logging.getLogger("services.scan_gateway")

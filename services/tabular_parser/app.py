@@ -27,7 +27,7 @@ from services.runtime.storage import S3Storage
 from services.tabular_parser.recognizer import TabularRecognizer
 from services.tabular_parser.settings import TabularParserSettings
 
-__all__ = ["FILE_TYPES", "QUEUE_GROUP", "SERVICE_NAME", "SPEC", "create_app", "service_version"]
+__all__ = ["FILE_TYPES", "SERVICE_NAME", "SPEC", "create_app", "service_version"]
 
 SERVICE_NAME = "tabular-parser"
 FILE_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
@@ -48,7 +48,6 @@ SPEC = ServiceSpec(
         "(Nats-Msg-Id result:<job_id>:<attempt>), recognition-result-message v2.0."
     ),
 )
-QUEUE_GROUP = SPEC.queue_group
 service_version = package_version
 
 log = logging.getLogger("services.tabular_parser")

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 
 from services.arm_core.settings import CoreSettings
-from services.runtime.settings import SettingsError, load_settings
+from services.runtime.settings import Settings, SettingsError, load_settings
 
 
 def test_knobs_are_read_from_plain_environment_names(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -21,6 +21,24 @@ def test_knobs_are_read_from_plain_environment_names(monkeypatch: pytest.MonkeyP
     assert settings.reply_budget("image") == dt.timedelta(seconds=900)
     assert settings.upload_max_bytes == 1024
     assert settings.ack_timeout == dt.timedelta(seconds=2.5)
+
+
+def test_the_relay_knobs_are_the_cores_with_the_specs_defaults_and_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ACK_TIMEOUT_SECONDS (30) and OUTBOX_MAX_REPUBLISH (3) belong to the core alone (only
+    its relay republishes), read from the names spec 001 fixes; a bad one names its key."""
+    defaults = load_settings(CoreSettings)
+    assert (defaults.ack_timeout_seconds, defaults.outbox_max_republish) == (30, 3)
+    assert "ack_timeout_seconds" not in Settings.model_fields
+    assert "outbox_max_republish" not in Settings.model_fields
+    monkeypatch.setenv("ACK_TIMEOUT_SECONDS", "7.5")
+    monkeypatch.setenv("OUTBOX_MAX_REPUBLISH", "9")
+    settings = load_settings(CoreSettings)
+    assert (str(settings.ack_timeout_seconds), str(settings.outbox_max_republish)) == ("7.5", "9")
+    with pytest.raises(SettingsError) as info:
+        load_settings(CoreSettings, ack_timeout_seconds="soon")
+    assert info.value.keys == ["ACK_TIMEOUT_SECONDS"]
 
 
 def test_request_subject_follows_the_pipeline(monkeypatch: pytest.MonkeyPatch) -> None:

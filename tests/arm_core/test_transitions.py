@@ -61,7 +61,7 @@ async def test_queued_to_published_records_subject_id_and_deadline(
             msg_id=f"{job.id}:1",
             reply_deadline=deadline,
             now=T0,
-            ack_timeout=ACK,
+            next_attempt_at=T0 + ACK,
         )
     assert moved
     row = await reload(job.id)
@@ -77,7 +77,13 @@ async def test_publish_guard_refuses_a_job_already_published(
     job = await make_job(status=JobStatus.PUBLISHED, request_msg_id="first")
     async with sessions() as session, session.begin():
         moved = await mark_published(
-            session, job, subject="s", msg_id="second", reply_deadline=T0, now=T0, ack_timeout=ACK
+            session,
+            job,
+            subject="s",
+            msg_id="second",
+            reply_deadline=T0,
+            now=T0,
+            next_attempt_at=T0 + ACK,
         )
     assert not moved
     assert (await reload(job.id)).request_msg_id == "first"
@@ -128,10 +134,10 @@ async def test_republish_counts_once_per_claim(
     """mark_republished increments the counter and moves next_attempt_at; a stale copy does not."""
     job = await make_job(status=JobStatus.PUBLISHED, next_attempt_at=T0)
     async with sessions() as session, session.begin():
-        assert await mark_republished(session, job, now=T0, ack_timeout=ACK)
+        assert await mark_republished(session, job, now=T0, next_attempt_at=T0 + ACK)
     async with sessions() as session, session.begin():
         # `job` still says republish_count=0: a second replica with a stale read loses.
-        assert not await mark_republished(session, job, now=T0, ack_timeout=ACK)
+        assert not await mark_republished(session, job, now=T0, next_attempt_at=T0 + ACK)
     row = await reload(job.id)
     assert (row.republish_count, row.next_attempt_at, row.status) == (1, T0 + ACK, "published")
 
@@ -333,7 +339,7 @@ async def test_an_answer_that_overtakes_the_relays_commit_is_applied_and_the_pub
             msg_id=f"{job.id}:1",
             reply_deadline=T0 + dt.timedelta(minutes=10),
             now=T0,
-            ack_timeout=dt.timedelta(seconds=30),
+            next_attempt_at=T0 + dt.timedelta(seconds=30),
         )
 
     after = await reload(job.id)

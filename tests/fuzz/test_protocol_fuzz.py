@@ -25,17 +25,19 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import json
+import re
 import uuid
 from typing import Any
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from pydantic import AwareDatetime, TypeAdapter
 
 from services.contract import Kind, validate
 from services.runtime.protocol import (
     ProtocolConfig,
+    ProtocolRules,
     RequestProtocol,
-    ServiceInfo,
     attempt_from_body_or_header,
     contract_request_problems,
 )
@@ -44,6 +46,9 @@ from tests.fuzz._strategies import json_values, request_bodies, request_headers,
 from tests.tabular_parser.wire._support import osv_documents
 
 FILE_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
+_CANONICAL_UUID = re.compile(
+    "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
 
 
 class Recorder:
@@ -85,10 +90,13 @@ def _protocol() -> tuple[RequestProtocol, Recorder]:
     recorder = Recorder()
     protocol = RequestProtocol(
         ProtocolConfig(
-            service=ServiceInfo("tabular-parser", "0.0.0-fuzz"),
-            pipeline="tabular",
-            file_types=FILE_TYPES,
-            attempt_policy=attempt_from_body_or_header,
+            ProtocolRules(
+                name="tabular-parser",
+                pipeline="tabular",
+                file_types=FILE_TYPES,
+                attempt_policy=attempt_from_body_or_header,
+            ),
+            "0.0.0-fuzz",
             max_object_bytes=1024,
         ),
         recognizer=ExampleRecognizer(),
@@ -98,28 +106,27 @@ def _protocol() -> tuple[RequestProtocol, Recorder]:
     return protocol, recorder
 
 
+_DEADLINE: TypeAdapter[dt.datetime] = TypeAdapter(AwareDatetime)
+
+
 def _uuid(value: object) -> uuid.UUID | None:
-    if not isinstance(value, str):
+    """A job_id / file_id counts only in the schema's canonical form (spec 001)."""
+    if not isinstance(value, str) or _CANONICAL_UUID.fullmatch(value) is None:
         return None
-    try:
-        return uuid.UUID(value)
-    except ValueError:
-        return None
+    return uuid.UUID(value)
 
 
 def _deadline_readable(value: object) -> bool:
+    """What the schema accepts as date-time (lowercase t / z included) is read."""
     try:
-        dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+        _DEADLINE.validate_python(value)
     except ValueError:
         return False
     return True
 
 
 def _deadline_passed(value: object) -> bool:
-    deadline = dt.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    if deadline.tzinfo is None:
-        deadline = deadline.replace(tzinfo=dt.UTC)
-    return deadline <= dt.datetime.now(dt.UTC)
+    return _DEADLINE.validate_python(value) <= dt.datetime.now(dt.UTC)
 
 
 def expected_answer(body: bytes, msg_id: str | None) -> list[tuple[str, str]]:

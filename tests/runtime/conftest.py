@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from tests.support.nats_credentials import Credentials, make_user_credentials
+from tests.support.recognition_service import s3  # noqa: F401  (a fixture)
 
 _KNOBS = (
     "ACK_TIMEOUT_SECONDS",

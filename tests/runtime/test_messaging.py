@@ -20,10 +20,12 @@ from nats.aio.msg import Msg
 
 from services.devstack.embedded import NatsServer, TcpProxy, start_tcp_proxy
 from services.runtime.health import nats_state
+from services.runtime.ids import MsgKind, parse_answer_msg_id, parse_uuid
 from services.runtime.messaging import (
     MSG_ID_HEADER,
     MissingMsgIdError,
     MsgId,
+    PublishGaveUp,
     build_broker,
     msg_id,
     parse_request_msg_id,
@@ -68,6 +70,42 @@ def test_request_msg_id_round_trips() -> None:
 def test_malformed_request_msg_ids_parse_to_none(value: str | None) -> None:
     """Anything but `<uuid>:<attempt ≥ 1>` (an ack id too) is not a request id."""
     assert parse_request_msg_id(value) is None
+
+
+@pytest.mark.parametrize("kind", ["ack", "result"])
+def test_answer_msg_ids_round_trip_and_requests_are_no_answers(kind: MsgKind) -> None:
+    """`ack:` / `result:<job_id>:<attempt>` parse back (the core drops a stale attempt's
+    answer by it); a request's id is no answer's, and an answer's is no request's."""
+    job = uuid.uuid4()
+    assert parse_answer_msg_id(msg_id(kind, job, 4)) == MsgId(job, 4, kind)
+    assert parse_answer_msg_id(msg_id("request", job, 4)) is None
+    assert parse_request_msg_id(msg_id(kind, job, 4)) is None
+    assert parse_answer_msg_id(f"{kind}:{job}:0") is None
+    assert parse_answer_msg_id(f"{kind}:{job.hex}:1") is None
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "0b5e0d3c6a574d0e9f7a3c1b2e4d5f60",
+        "urn:uuid:0b5e0d3c-6a57-4d0e-9f7a-3c1b2e4d5f60",
+        "{0b5e0d3c-6a57-4d0e-9f7a-3c1b2e4d5f60}",
+        "0b5e0d3c-6a57-4d0e-9f7a-3c1b2e4d5f60\n",
+        " 0b5e0d3c-6a57-4d0e-9f7a-3c1b2e4d5f60",
+        42,
+        None,
+    ],
+)
+def test_only_the_canonical_uuid_form_is_an_id(value: object) -> None:
+    """The forms `uuid.UUID` also reads are not a job or file id (spec 001: the schema's uuid)."""
+    assert parse_uuid(value) is None
+
+
+def test_the_canonical_uuid_form_is_read_in_either_case() -> None:
+    """8-4-4-4-12 hex digits, as the schema's pattern (upper case included)."""
+    job = uuid.UUID("0b5e0d3c-6a57-4d0e-9f7a-3c1b2e4d5f60")
+    assert parse_uuid(str(job)) == job
+    assert parse_uuid(str(job).upper()) == job
 
 
 async def test_the_built_broker_works_under_test_nats_broker() -> None:
@@ -273,7 +311,8 @@ async def test_exhausted_retries_log_one_error_and_the_process_goes_on(
     records: _Records,
 ) -> None:
     """With the link down, 1 + PUBLISH_RETRIES attempts fail: one error line (id, subject),
-    publish returns normally, and once the link is back the next publish is delivered."""
+    publish raises PublishGaveUp naming them (no second flush needed to find out), and once
+    the link is back the next publish is delivered."""
     subject = unique_subject("files.tabular_parsed")
     inbox = await listen(subject)
     broker = await connected(
@@ -286,7 +325,13 @@ async def test_exhausted_retries_log_one_error_and_the_process_goes_on(
     proxy.cut()
     await eventually(lambda: nats_state(broker) != "connected", "the client to notice the cut")
     lost = msg_id("ack", uuid.uuid4(), 1)
-    await broker.publish({"status": "processing"}, subject, headers={MSG_ID_HEADER: lost})
+    with pytest.raises(PublishGaveUp) as gave_up:
+        await broker.publish({"status": "processing"}, subject, headers={MSG_ID_HEADER: lost})
+    assert (gave_up.value.msg_id, gave_up.value.subject, gave_up.value.attempts) == (
+        lost,
+        subject,
+        3,
+    )
 
     errors = records.at(logging.ERROR)
     assert len(errors) == 1
@@ -308,10 +353,11 @@ async def test_publish_before_connect_fails_softly(
     make_settings: Callable[..., Settings],
     records: _Records,
 ) -> None:
-    """A publish on a broker that never connected is retried, then logged, not raised."""
+    """A publish on a broker that never connected is retried, logged, then PublishGaveUp."""
     broker = build_broker(
         make_settings(publish_retries=1, publish_retry_pause_seconds=0.0), client_name="t"
     )
-    await broker.publish({}, "files.x", headers={MSG_ID_HEADER: "ack:j:1"})
+    with pytest.raises(PublishGaveUp):
+        await broker.publish({}, "files.x", headers={MSG_ID_HEADER: "ack:j:1"})
     assert len(records.at(logging.ERROR)) == 1
     assert len(records.at(logging.WARNING)) == 1

@@ -8,6 +8,7 @@ import nkeys
 import pytest
 from pydantic import Field, ValidationError
 
+from services.runtime.exceptions import RuntimeServiceError
 from services.runtime.logging import registered_secrets
 from services.runtime.settings import (
     SUBJECT_KEYS,
@@ -34,7 +35,7 @@ def test_defaults_are_the_specs() -> None:
         "result": "files.tabular_parsed",
     }
     assert s.nats.servers == ["nats://127.0.0.1:4222"]
-    assert (s.ack_timeout_seconds, s.outbox_max_republish, s.publish_retries) == (30, 3, 3)
+    assert s.publish_retries == 3
     assert 0 < s.publish_retry_pause_seconds < 5
     assert s.nats.nats_jwt is None and s.nats.nats_seed is None
     assert s.s3.s3_results_bucket is None
@@ -58,8 +59,6 @@ def test_defaults_are_the_specs() -> None:
         ("OPENBAO__DB__DB_URL", "postgresql+asyncpg://u@h/db", lambda s: s.db.url),
         ("OPENBAO__SCAN__SCAN_URL", "http://scan", lambda s: s.scan.scan_url),
         ("OPENBAO__SCAN__SCAN_TOKEN", "tok-1", lambda s: s.scan.scan_token.get_secret_value()),
-        ("ACK_TIMEOUT_SECONDS", "7.5", lambda s: str(s.ack_timeout_seconds)),
-        ("OUTBOX_MAX_REPUBLISH", "9", lambda s: str(s.outbox_max_republish)),
         ("PUBLISH_RETRIES", "5", lambda s: str(s.publish_retries)),
         ("PUBLISH_RETRY_PAUSE_SECONDS", "0.01", lambda s: str(s.publish_retry_pause_seconds)),
     ],
@@ -135,10 +134,11 @@ def test_validate_subjects_reports_every_bad_key() -> None:
 def test_settings_error_is_a_value_error_not_pydantics() -> None:
     """The project exception is a ValueError and never pydantic's ValidationError."""
     with pytest.raises(SettingsError) as info:
-        load_settings(ack_timeout_seconds="soon")
+        load_settings(publish_retry_pause_seconds="soon")
     assert isinstance(info.value, ValueError)
+    assert isinstance(info.value, RuntimeServiceError)
     assert not isinstance(info.value, ValidationError)
-    assert info.value.keys == ["ACK_TIMEOUT_SECONDS"]
+    assert info.value.keys == ["PUBLISH_RETRY_PAUSE_SECONDS"]
 
 
 def _texts(error: BaseException) -> str:
@@ -221,6 +221,32 @@ def test_malformed_credentials_are_rejected_without_quoting_them(
     assert jwt not in text and seed not in text
     for fragment in ("SECRET", "secret seed"):
         assert fragment not in text
+
+
+def test_every_invalid_key_is_reported_at_once_without_the_secret(
+    monkeypatch: pytest.MonkeyPatch, credentials: Credentials
+) -> None:
+    """An invalid JWT does not hide a bad subject, a duplicate subject, an empty server list or
+    a bad knob: one error names them all, so one restart fixes the lot; the JWT is not quoted."""
+    bad_jwt = "not a jwt SECRET-JWT-VALUE"
+    monkeypatch.setenv(JWT, bad_jwt)
+    monkeypatch.setenv(SEED, credentials.seed)
+    monkeypatch.setenv(TABULAR, "files.*")
+    monkeypatch.setenv(RESULT, "files.img_uploaded")
+    monkeypatch.setenv("OPENBAO__NATS__NATS_URL", " , ")
+    monkeypatch.setenv("PUBLISH_RETRIES", "many")
+    with pytest.raises(SettingsError) as info:
+        load_settings()
+    assert set(info.value.keys) == {
+        JWT,
+        TABULAR,
+        RESULT,
+        "OPENBAO__NATS__NATS_URL",
+        "PUBLISH_RETRIES",
+    }
+    text = _texts(info.value)
+    assert bad_jwt not in text and "SECRET" not in text and credentials.seed not in text
+    assert info.value.__cause__ is None and info.value.__context__ is None
 
 
 def test_jwt_without_seed_names_the_seed_key(

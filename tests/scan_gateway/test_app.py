@@ -1,11 +1,11 @@
-"""scan-gateway in memory (TestNatsBroker) on the real moto S3: every row of the contract's
-answer table for the image pipeline, OQ-71 (attempt 1 when the body has none) and TIMEOUT."""
+"""scan-gateway in memory (TestNatsBroker) on the real moto S3: what is its own, OQ-71 (attempt
+1 when the body has none) and the raw result set. The contract's answer table runs over both
+services in tests/runtime/test_answer_table.py."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -81,51 +81,6 @@ def assert_error(body: dict[str, Any], request: dict[str, Any], code: ErrorCode)
     assert body["error"]["code"] == code.value and body["error"]["message"]
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        b"not json {",
-        b"[1, 2]",
-        json.dumps({"file_id": str(uuid.uuid4())}).encode(),
-        json.dumps({"job_id": "nope"}).encode(),
-    ],
-    ids=["not-json", "array", "no-job-id", "job-id-not-uuid"],
-)
-async def test_unreadable_request_gets_no_answer(
-    run_app: Callable[..., Any], body: bytes, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Not JSON / not an object / no uuid job_id: nothing published, logged, dropped."""
-    caplog.set_level(logging.WARNING)
-    async with run_app() as h:
-        await h.send(body, msg_id=f"{uuid.uuid4()}:1")
-        assert h.published == []
-        assert h.events.kinds("s3.get") == []
-    assert any("request dropped" in r.getMessage() for r in caplog.records)
-
-
-@pytest.mark.parametrize("how", ["no-s3", "unknown-major", "tabular-pipeline", "bad-file-type"])
-async def test_off_contract_request_gets_schema_mismatch_without_ack(
-    run_app: Callable[..., Any], how: str
-) -> None:
-    """Fails the schema / unknown MAJOR / the other pipeline: one SCHEMA_MISMATCH with the
-    body's attempt, no ack, no S3 read."""
-    async with run_app() as h:
-        request = await h.new_request(attempt=4)
-        body = json.loads(json.dumps(request))
-        if how == "no-s3":
-            del body["s3"]
-        elif how == "unknown-major":
-            body["schema_version"] = "2.0"
-        elif how == "tabular-pipeline":
-            body["pipeline"] = "tabular"
-        else:
-            body["file_type"] = "TIFF"
-        await h.send(body)
-        assert h.ids() == [result_id(request)]
-        assert_error(h.published[0][1], request, ErrorCode.SCHEMA_MISMATCH)
-        assert h.events.kinds("s3.get") == []
-
-
 @pytest.mark.parametrize("header", [None, "garbage", "same-job:5"])
 async def test_schema_mismatch_without_attempt_in_the_body_answers_attempt_one(
     run_app: Callable[..., Any], header: str | None
@@ -141,20 +96,6 @@ async def test_schema_mismatch_without_attempt_in_the_body_answers_attempt_one(
         await h.send(body, msg_id=header)
         assert h.ids() == [f"result:{request['job_id']}:1"]
         assert_error(h.published[0][1], request, ErrorCode.SCHEMA_MISMATCH)
-
-
-async def test_off_contract_repeat_of_a_taken_job_gets_no_answer(
-    run_app: Callable[..., Any],
-) -> None:
-    """A request failing the schema for a job this process already took: nothing published."""
-    async with run_app() as h:
-        request = await h.new_request()
-        await h.send(request)
-        before = h.ids()
-        broken = dict(request)
-        del broken["s3"]
-        await h.send(broken)
-        assert h.ids() == before == [ack_id(request), result_id(request)]
 
 
 async def test_valid_request_acks_first_then_stores_raw_and_result_then_publishes(
@@ -184,72 +125,6 @@ async def test_valid_request_acks_first_then_stores_raw_and_result_then_publishe
         assert stored["group_schema"] == "rsbu"
         assert stored["service"]["statements_version"].startswith("arm_statements-")
         assert stored["documents"] == example("result-statement-minimal.json")["documents"]
-
-
-async def test_repeat_while_processing_gets_a_second_ack_and_one_result(
-    run_app: Callable[..., Any],
-) -> None:
-    """A repeat during the exchange: ack again, no second read or recognition, one result."""
-    gate = asyncio.Event()
-    async with run_app(gate=gate) as h:
-        request = await h.new_request()
-        first = asyncio.create_task(h.send(request))
-        await asyncio.wait_for(h.source.started.wait(), 10)
-        await h.send(request)
-        gate.set()
-        await first
-        assert h.ids() == [ack_id(request), ack_id(request), result_id(request)]
-        assert h.source.calls == 1
-        assert len(h.events.kinds("s3.get")) == 1
-
-
-async def test_repeat_after_done_gets_an_ack_only(run_app: Callable[..., Any]) -> None:
-    """A valid repeat of a finished job: ack again, no S3 read, no second result."""
-    async with run_app() as h:
-        request = await h.new_request()
-        await h.send(request)
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request), ack_id(request)]
-        assert len(h.events.kinds("s3.get")) == 1 and h.source.calls == 1
-
-
-async def test_missing_object_is_file_read_error_after_the_ack(
-    run_app: Callable[..., Any],
-) -> None:
-    """(D) the S3 object is missing: ack, then error FILE_READ_ERROR; nothing sent to scan."""
-    async with run_app() as h:
-        request = request_body(h.bucket, f"uploads/{uuid.uuid4()}/absent.pdf")
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request)]
-        assert_error(h.published[1][1], request, ErrorCode.FILE_READ_ERROR)
-        assert h.source.calls == 0
-
-
-async def test_tabular_file_type_is_unsupported_after_the_ack(
-    run_app: Callable[..., Any],
-) -> None:
-    """(D) a valid request whose file type scan-gateway does not handle: ack, UNSUPPORTED_FORMAT."""
-    async with run_app() as h:
-        request = await h.new_request(file_type="XLSX")
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request)]
-        assert_error(h.published[1][1], request, ErrorCode.UNSUPPORTED_FORMAT)
-        assert h.events.kinds("s3.get") == [] and h.source.calls == 0
-
-
-async def test_passed_reply_deadline_is_timeout_before_sending_the_file(
-    run_app: Callable[..., Any],
-) -> None:
-    """reply_deadline already passed before the file is sent for recognition: ack, then error
-    TIMEOUT; the scanning system is never called (the contract's own example request)."""
-    async with run_app() as h:
-        request = await h.new_request(
-            reply_deadline=example("request-image.json")["reply_deadline"]
-        )
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request)]
-        assert_error(h.published[1][1], request, ErrorCode.TIMEOUT)
-        assert h.source.calls == 0
 
 
 async def test_healthcheck_serves_the_image_and_result_subjects(

@@ -1,9 +1,9 @@
-"""tabular-parser in memory (TestNatsBroker) on the real moto S3: the contract's answer table
-and the scenarios of spec 002, with order, bodies (checked by the registry) and headers."""
+"""tabular-parser in memory (TestNatsBroker) on the real moto S3: the scenarios of spec 002
+that are its own (OQ-71, size cap, publish retries, the real parser), with order, bodies
+(checked by the registry) and headers. The answer table: tests/runtime/test_answer_table.py."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
 import logging
@@ -117,65 +117,10 @@ def assert_error(body: dict[str, Any], request: dict[str, Any], code: ErrorCode)
     assert "result_s3" not in body
 
 
-# -- requests that cannot be answered ---------------------------------------------------------
+# The answer table (unreadable requests, SCHEMA_MISMATCH, repeats, failures after the ack) runs
+# over both services in tests/runtime/test_answer_table.py; here is what is tabular-parser's.
 
-
-@pytest.mark.parametrize(
-    "body",
-    [
-        b"not json {",
-        b"[1, 2, 3]",
-        b'"a string"',
-        json.dumps({"file_id": str(uuid.uuid4()), "attempt": 1}).encode(),
-        json.dumps({"job_id": "not-a-uuid", "file_id": str(uuid.uuid4())}).encode(),
-        json.dumps({"job_id": 42}).encode(),
-    ],
-    ids=["not-json", "array", "string", "no-job-id", "job-id-not-uuid", "job-id-number"],
-)
-async def test_unreadable_request_gets_no_answer(
-    run_app: Callable[..., Any], body: bytes, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Not JSON / not an object / no uuid job_id: nothing published, a log line, dropped."""
-    caplog.set_level(logging.WARNING)
-    async with run_app() as h:
-        await h.send(body, msg_id=f"{uuid.uuid4()}:1")
-        assert h.published == []
-        assert h.events.kinds("s3.get") == []
-    assert any("request dropped" in r.getMessage() for r in caplog.records)
-
-
-# -- SCHEMA_MISMATCH --------------------------------------------------------------------------
-
-
-def _broken(request: dict[str, Any], how: str) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads(json.dumps(request))
-    if how == "no-s3-key":
-        del body["s3"]["key"]
-    elif how == "unknown-file-type":
-        body["file_type"] = "DOCX"
-    elif how == "unknown-major":
-        body["schema_version"] = "2.0"
-    elif how == "other-pipeline":
-        body["pipeline"] = "image"
-    elif how == "bad-deadline":
-        body["reply_deadline"] = "tomorrow"
-    return body
-
-
-@pytest.mark.parametrize(
-    "how", ["no-s3-key", "unknown-file-type", "unknown-major", "other-pipeline", "bad-deadline"]
-)
-async def test_request_off_contract_gets_schema_mismatch_without_ack(
-    run_app: Callable[..., Any], how: str
-) -> None:
-    """Fails the schema / unknown MAJOR / the other pipeline, ids valid, job new: one error
-    SCHEMA_MISMATCH with `result:<job_id>:<attempt>`, no ack, no S3 read."""
-    async with run_app() as h:
-        request = await h.new_request(attempt=3)
-        await h.send(_broken(request, how))
-        assert h.ids() == [result_id(request)]
-        assert_error(h.published[0][1], request, ErrorCode.SCHEMA_MISMATCH)
-        assert h.events.kinds("s3.get") == []
+# -- SCHEMA_MISMATCH: the OQ-71 attempt policy ------------------------------------------------
 
 
 async def test_schema_mismatch_takes_the_attempt_from_the_request_msg_id(
@@ -203,131 +148,7 @@ async def test_schema_mismatch_without_any_attempt_gets_no_answer(
         assert h.published == []
 
 
-async def test_schema_mismatch_with_bad_file_id_gets_no_answer(
-    run_app: Callable[..., Any],
-) -> None:
-    """An envelope needs a valid file_id: without one, nothing is published."""
-    async with run_app() as h:
-        body = await h.new_request(file_id="not-a-uuid")
-        await h.send(body)
-        assert h.published == []
-
-
-async def test_off_contract_repeat_of_a_job_in_work_or_done_gets_no_answer(
-    run_app: Callable[..., Any],
-) -> None:
-    """A request failing the schema for a job this process took: nothing published (its
-    SCHEMA_MISMATCH id would shadow the real result), neither in work nor once done."""
-    gate = asyncio.Event()
-    recognizer = StubRecognizer(gate=gate)
-    async with run_app(recognizer) as h:
-        request = await h.new_request()
-        first = asyncio.create_task(h.send(request))
-        await asyncio.wait_for(recognizer.started.wait(), 10)
-        await h.send(_broken(request, "no-s3-key"))  # in work
-        assert h.ids() == [ack_id(request)]
-        gate.set()
-        await first
-        await h.send(_broken(request, "unknown-file-type"))  # done
-        assert h.ids() == [ack_id(request), result_id(request)]
-
-
 # -- valid requests ---------------------------------------------------------------------------
-
-
-async def test_ack_comes_first_then_the_result_file_then_the_result(
-    run_app: Callable[..., Any], s3: S3Storage
-) -> None:
-    """Spec 002 «Ack раньше результата»: ack processing before the S3 read, then the result
-    file is written, then the result envelope pointing at it, each with its Nats-Msg-Id."""
-    async with run_app() as h:
-        request = await h.new_request()
-        await h.send(request)
-
-        key = f"results/{request['file_id']}/{request['job_id']}/result.json"
-        assert h.events.items == [
-            ("publish", ack_id(request)),
-            ("s3.get", request["s3"]["key"]),
-            ("s3.put", key),
-            ("publish", result_id(request)),
-        ]
-        ack, result = h.published[0][1], h.published[1][1]
-        assert_envelope(ack, request, "processing")
-        assert set(ack) == {"schema_version", "job_id", "file_id", "status", "service"}
-
-        assert_envelope(result, request, "done")
-        assert result["result_s3"] == {"bucket": request["s3"]["bucket"], "key": key}
-        assert result["result_schema_version"] == "2.0"
-        stored = json.loads(await s3.get_bytes(h.bucket, key, 10_000_000))
-        assert contract_errors(Kind.RESULT, stored) == []
-        assert stored["status"] == result["status"]
-        assert stored["metrics"] == result["metrics"]
-        assert stored["metrics"]["duration_ms"] >= 0
-        assert stored["group_schema"] == "osv"
-        assert stored["documents"] == StubRecognizer().documents
-
-
-async def test_repeat_while_processing_gets_a_second_ack_and_one_result(
-    run_app: Callable[..., Any],
-) -> None:
-    """Spec 002 «Повторный запрос во время обработки»: a second ack, no second S3 read, one
-    result."""
-    gate = asyncio.Event()
-    recognizer = StubRecognizer(gate=gate)
-    async with run_app(recognizer) as h:
-        request = await h.new_request()
-        first = asyncio.create_task(h.send(request))
-        await asyncio.wait_for(recognizer.started.wait(), 10)
-        await h.send(request)
-        assert h.ids() == [ack_id(request), ack_id(request)]
-        gate.set()
-        await first
-        assert h.ids() == [ack_id(request), ack_id(request), result_id(request)]
-        assert len(h.events.kinds("s3.get")) == 1
-        assert len(recognizer.calls) == 1
-        for _, body in h.published[:2]:
-            assert_envelope(body, request, "processing")
-
-
-async def test_repeat_after_done_gets_an_ack_only(run_app: Callable[..., Any]) -> None:
-    """A valid repeat of a finished job: ack again, no S3 read, no second result."""
-    recognizer = StubRecognizer()
-    async with run_app(recognizer) as h:
-        request = await h.new_request()
-        await h.send(request)
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request), ack_id(request)]
-        assert len(h.events.kinds("s3.get")) == 1
-        assert len(recognizer.calls) == 1
-
-
-async def test_a_new_attempt_of_a_finished_job_is_processed(run_app: Callable[..., Any]) -> None:
-    """(D) a repeat is the same (job_id, attempt); the core's next attempt gets a result."""
-    recognizer = StubRecognizer()
-    async with run_app(recognizer) as h:
-        request = await h.new_request()
-        await h.send(request)
-        second = {**request, "attempt": 2}
-        await h.send(second)
-        assert h.ids() == [
-            ack_id(request),
-            result_id(request),
-            ack_id(second),
-            result_id(second),
-        ]
-        assert len(recognizer.calls) == 2
-
-
-async def test_missing_object_is_file_read_error_after_the_ack(
-    run_app: Callable[..., Any],
-) -> None:
-    """(D) the S3 object is missing: ack, then error FILE_READ_ERROR."""
-    async with run_app() as h:
-        request = request_body(h.bucket, "uploads/nothing/here.xlsx")
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request)]
-        assert_error(h.published[1][1], request, ErrorCode.FILE_READ_ERROR)
-        assert h.events.kinds("s3.put") == []
 
 
 async def test_object_above_the_size_cap_is_file_read_error(run_app: Callable[..., Any]) -> None:
@@ -361,22 +182,6 @@ async def test_object_deleted_when_the_ack_arrives_proves_the_read_follows_the_a
             await s3.get_bytes(h.bucket, request["s3"]["key"], 100)
 
 
-@pytest.mark.parametrize("file_type", ["PDF", "PNG", "JPG"])
-async def test_file_type_of_the_image_pipeline_is_unsupported_after_the_ack(
-    run_app: Callable[..., Any], file_type: str
-) -> None:
-    """(D) a valid request whose file type tabular-parser does not handle: ack, then error
-    UNSUPPORTED_FORMAT, without reading S3."""
-    recognizer = StubRecognizer()
-    async with run_app(recognizer) as h:
-        request = await h.new_request(file_type=file_type)
-        await h.send(request)
-        assert h.ids() == [ack_id(request), result_id(request)]
-        assert_error(h.published[1][1], request, ErrorCode.UNSUPPORTED_FORMAT)
-        assert h.events.kinds("s3.get") == []
-        assert recognizer.calls == []
-
-
 async def test_null_parser_answers_not_implemented(run_app: Callable[..., Any]) -> None:
     """Spec 002 «Запрос с заглушкой парсера»: ack, then error NOT_IMPLEMENTED with the request's
     ids and duration_ms >= 0; no result file."""
@@ -386,39 +191,6 @@ async def test_null_parser_answers_not_implemented(run_app: Callable[..., Any]) 
         assert h.ids() == [ack_id(request), result_id(request)]
         assert_error(h.published[1][1], request, ErrorCode.NOT_IMPLEMENTED)
         assert h.events.kinds("s3.put") == []
-
-
-async def test_unexpected_recogniser_failure_is_unknown_error_and_service_goes_on(
-    run_app: Callable[..., Any], caplog: pytest.LogCaptureFixture
-) -> None:
-    """Any unexpected exception → UNKNOWN_ERROR with a log line; the next request still works."""
-    failing = StubRecognizer(error=ZeroDivisionError("boom"))
-    async with run_app(failing) as h:
-        request = await h.new_request()
-        await h.send(request)
-        assert_error(h.published[-1][1], request, ErrorCode.UNKNOWN_ERROR)
-        failing.error = None
-        other = await h.new_request()
-        await h.send(other)
-        assert_envelope(h.published[-1][1], other, "done")
-    assert any(r.exc_info and r.levelno >= logging.ERROR for r in caplog.records)
-
-
-async def test_no_document_is_an_error(run_app: Callable[..., Any]) -> None:
-    """Documents may be empty only when status = error: an empty recognition is
-    RECOGNITION_FAILED, and its file warnings travel in metrics.warnings."""
-    warning = {
-        "code": "SHEET_OTHER",
-        "severity": "info",
-        "message": "sheet «Справка» is none of the known documents",
-        "locator": {"sheet": "Справка"},
-    }
-    async with run_app(StubRecognizer(documents=[], warnings=[warning])) as h:
-        request = await h.new_request()
-        await h.send(request)
-        body = h.published[-1][1]
-        assert_error(body, request, ErrorCode.RECOGNITION_FAILED)
-        assert body["metrics"]["warnings"] == [warning]
 
 
 async def test_file_warning_of_severity_error_makes_needs_check_in_file_and_envelope(

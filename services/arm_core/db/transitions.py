@@ -101,9 +101,10 @@ async def mark_published(
     msg_id: str,
     reply_deadline: dt.datetime,
     now: dt.datetime,
-    ack_timeout: dt.timedelta,
+    next_attempt_at: dt.datetime,
 ) -> bool:
-    """queued → published, recording where and under which Nats-Msg-Id it went.
+    """queued → published, recording where and under which Nats-Msg-Id it went, and when the
+    relay republishes it without an ack (`next_attempt_at`, the relay's reckoning).
 
     When the service's answer overtook this commit (the job is already processing or final),
     the status stays as the answer left it and only the facts of the publish are recorded.
@@ -118,7 +119,7 @@ async def mark_published(
             "request_msg_id": msg_id,
             "published_at": now,
             "last_published_at": now,
-            "next_attempt_at": now + ack_timeout,
+            "next_attempt_at": next_attempt_at,
             "reply_deadline": reply_deadline,
             "republish_count": 0,
             "updated_at": now,
@@ -182,9 +183,10 @@ async def claim_due_republish(
 
 
 async def mark_republished(
-    session: AsyncSession, job: RecognitionJob, *, now: dt.datetime, ack_timeout: dt.timedelta
+    session: AsyncSession, job: RecognitionJob, *, now: dt.datetime, next_attempt_at: dt.datetime
 ) -> bool:
-    """Count one more republish of a still-unacked job (same Nats-Msg-Id and attempt)."""
+    """Count one more republish of a still-unacked job (same Nats-Msg-Id and attempt), due
+    again at `next_attempt_at`."""
     moved = await _guarded(
         session,
         job.id,
@@ -192,7 +194,7 @@ async def mark_republished(
         {
             "republish_count": job.republish_count + 1,
             "last_published_at": now,
-            "next_attempt_at": now + ack_timeout,
+            "next_attempt_at": next_attempt_at,
             "updated_at": now,
         },
         RecognitionJob.republish_count == job.republish_count,

@@ -9,17 +9,22 @@ import uuid
 from typing import Any
 
 from services.contract import Kind
+from services.runtime.envelopes import ServiceInfo
 from services.runtime.protocol import (
     ProtocolConfig,
+    ProtocolRules,
     RequestProtocol,
-    ServiceInfo,
     attempt_from_body_or_one,
 )
 from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed
+from services.runtime.service import service_protocol
+from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
-from tests.support.recognition_service import contract_errors
-
-from .wire._support import StubRecognizer, request_body
+from services.runtime.version import package_version
+from services.tabular_parser.app import SPEC, create_app
+from services.tabular_parser.settings import TabularParserSettings
+from tests.support.recognition_service import contract_errors, service_settings
+from tests.tabular_parser.wire._support import StubRecognizer, request_body
 
 
 class Published:
@@ -44,12 +49,15 @@ def image_protocol(
 ) -> RequestProtocol:
     return RequestProtocol(
         ProtocolConfig(
-            service=ServiceInfo("scan-gateway", "0.1.0"),
-            pipeline="image",
-            file_types=frozenset({"PDF", "PNG", "JPG"}),
-            attempt_policy=attempt_from_body_or_one,
+            ProtocolRules(
+                name="scan-gateway",
+                pipeline="image",
+                file_types=frozenset({"PDF", "PNG", "JPG"}),
+                attempt_policy=attempt_from_body_or_one,
+                pre_checks=(deadline_passed,),
+            ),
+            "0.1.0",
             max_object_bytes=1_000_000,
-            pre_checks=(deadline_passed,),
         ),
         recognizer=recognizer,
         storage=s3,
@@ -106,3 +114,12 @@ async def test_publish_that_raises_does_not_escape(s3: S3Storage, bucket: str) -
     assert len(recognizer.calls) == 1
     assert protocol.jobs_in_work() == []
     assert protocol.memory.knows_job(uuid.UUID(body["job_id"]))
+
+
+def test_a_service_protocol_takes_its_rules_from_the_spec_itself(s3_settings: S3Settings) -> None:
+    """ServiceSpec is ProtocolRules plus the app's own fields: the protocol of a built service
+    holds the spec itself (nothing copied field by field) and the package version."""
+    app = create_app(service_settings(TabularParserSettings, s3_settings), StubRecognizer())
+    config = service_protocol(app).config
+    assert config.rules is SPEC
+    assert config.service == ServiceInfo(SPEC.name, package_version())
