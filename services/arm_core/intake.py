@@ -299,7 +299,7 @@ def _typed(envelope: dict[str, Any]) -> Envelope | None:
     """The generated model of an envelope that passed its schema; None for a MAJOR without one.
 
     The final handlers still get the dict: they read the result file it points at, which stays
-    a raw document (decision 00XX: a 40 MB result costs three times json.loads as a model).
+    a raw document (decision 0012: a 40 MB result costs three times json.loads as a model).
     """
     version = parse_version(envelope.get("schema_version"))
     try:

@@ -147,7 +147,7 @@ class CoreSettings(Settings):
     )
     relay_batch_size: int = Field(100, gt=0, validation_alias=plain_env("RELAY_BATCH_SIZE"))
     # A job that times out (no result by its reply_deadline) gets one automatic new attempt
-    # of its file (decision 00XX: a result lost with a NATS node costs time, not work).
+    # of its file (decision 0014: a result lost with a NATS node costs time, not work).
     timeout_new_attempt: bool = Field(True, validation_alias=plain_env("TIMEOUT_NEW_ATTEMPT"))
     # None: migrate at start only for SQLite (the embedded default); PostgreSQL is migrated
     # by `python -m services.arm_core migrate` as a deployment step.

@@ -2,7 +2,7 @@
 
 This is how a lost result is noticed (core NATS has no redelivery: a result published into a
 connection that dies with its NATS node can vanish). The job itself always ends `timeout`, as
-spec 001 demands; with `TIMEOUT_NEW_ATTEMPT` (on by default, decision 00XX) the file then gets
+spec 001 demands; with `TIMEOUT_NEW_ATTEMPT` (on by default, decision 0014) the file then gets
 one automatic new attempt, so a lost result costs time, not an analyst's work. One guarded
 UPDATE per pass, safe to run on every core replica at once: each expired row is returned to
 one sweeper only, which alone queues its new attempt.

@@ -270,7 +270,7 @@ async def expire_overdue_jobs(session: AsyncSession, *, now: dt.datetime) -> lis
 async def queue_attempt_after_timeout(
     session: AsyncSession, expired: Expired, *, now: dt.datetime
 ) -> RecognitionJob | None:
-    """The one automatic new attempt of a file whose job timed out (decision 00XX).
+    """The one automatic new attempt of a file whose job timed out (decision 0014).
 
     Queued only when the timed-out job is the file's latest attempt (an analyst's newer one
     supersedes it) and no other job of the file ever timed out (so an automatic attempt that
