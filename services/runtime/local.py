@@ -4,7 +4,9 @@ The `parse` commands (`python -m services.tabular_parser FILE`, `arm-ka parse FI
 same `Recognizer` a service plugs into its request protocol and build the answer with the same
 `protocol.result_file`, so what a laptop prints is the document the service would write to S3.
 A failure becomes an error body shaped like the contract's error envelope (status, error
-{code, message}, metrics) instead of a traceback.
+{code, message}, metrics) instead of a traceback. The answer is a `LocalResult`: its JSON is the
+worker's encoded documents spliced in as they are (`result_file_bytes`), so printing a 100k-row
+ОСВ neither decodes nor re-encodes it; `body()` decodes when a summary needs the documents.
 """
 
 from __future__ import annotations
@@ -13,12 +15,27 @@ import asyncio
 import datetime as dt
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
-from services.runtime.protocol import RESULT_SCHEMA_VERSION, ServiceInfo, result_file
-from services.runtime.recognizer import ErrorCode, Job, RecognitionFailed, Recognizer
+import orjson
 
-__all__ = ["LOCAL_BUCKET", "error_body", "local_job", "recognise_local"]
+from services.runtime.protocol import (
+    RESULT_SCHEMA_VERSION,
+    ServiceInfo,
+    result_file,
+    result_file_bytes,
+)
+from services.runtime.recognizer import (
+    EncodedRecognition,
+    ErrorCode,
+    Job,
+    Recognition,
+    RecognitionFailed,
+    Recognizer,
+)
+
+__all__ = ["LOCAL_BUCKET", "LocalResult", "error_body", "local_job", "recognise_local"]
 
 LOCAL_BUCKET = "local"
 """The bucket a local job names: nothing is read from or written to it."""
@@ -38,6 +55,39 @@ def local_job(name: str, file_type: str, *, timeout_seconds: float) -> Job:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class LocalResult:
+    """One local recognition: what the recogniser returned, or why nothing was recognised."""
+
+    job: Job
+    service: ServiceInfo
+    duration_ms: int
+    recognition: Recognition | EncodedRecognition | None = None
+    failure: RecognitionFailed | None = None
+
+    @property
+    def status(self) -> str:
+        return self.recognition.status if self.recognition is not None else "error"
+
+    def body(self) -> dict[str, Any]:
+        """The 2.0 result file, or the error body (documents decoded)."""
+        if self.recognition is not None:
+            return result_file(self.job, self.recognition, self.service, self.duration_ms)
+        return error_body(self.job, self.service, self._failure(), self.duration_ms)
+
+    def json_bytes(self) -> bytes:
+        """`body()` as compact UTF-8 JSON, the worker's encoded documents spliced in."""
+        if self.recognition is not None:
+            return result_file_bytes(self.job, self.recognition, self.service, self.duration_ms)
+        body = error_body(self.job, self.service, self._failure(), self.duration_ms)
+        return orjson.dumps(body)
+
+    def _failure(self) -> RecognitionFailed:
+        if self.failure is None:
+            return RecognitionFailed(ErrorCode.UNKNOWN_ERROR, "no recognition and no failure")
+        return self.failure
+
+
 async def recognise_local(
     recognizer: Recognizer,
     service: ServiceInfo,
@@ -46,8 +96,8 @@ async def recognise_local(
     name: str,
     file_type: str,
     timeout_seconds: float = 600.0,
-) -> dict[str, Any]:
-    """The 2.0 result file of `data`, or an error body when nothing could be recognised.
+) -> LocalResult:
+    """The recognition of `data`, or the failure when nothing could be recognised.
 
     Mirrors the protocol's work step: a recognition with no document is RECOGNITION_FAILED,
     an unexpected exception of the recogniser is UNKNOWN_ERROR (named, never a traceback).
@@ -63,15 +113,15 @@ async def recognise_local(
                 warnings=recognition.warnings,
             )
     except RecognitionFailed as failure:
-        return error_body(job, service, failure, _elapsed_ms(started))
+        return LocalResult(job, service, _elapsed_ms(started), failure=failure)
     except asyncio.CancelledError:
         raise
     except Exception as exc:
         unknown = RecognitionFailed(
             ErrorCode.UNKNOWN_ERROR, f"recogniser raised {type(exc).__name__}"
         )
-        return error_body(job, service, unknown, _elapsed_ms(started))
-    return result_file(job, recognition, service, _elapsed_ms(started))
+        return LocalResult(job, service, _elapsed_ms(started), failure=unknown)
+    return LocalResult(job, service, _elapsed_ms(started), recognition=recognition)
 
 
 def error_body(

@@ -29,10 +29,11 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from pydantic_settings import SettingsError as _SourceError
 
 from services.runtime.logging import register_secret
+from services.runtime.worker_pool import PlainGroupSource, WorkerPoolSettings
 
 __all__ = [
     "SUBJECT_KEYS",
@@ -351,9 +352,11 @@ class RecognitionServiceSettings(Settings):
     acked and answered TIMEOUT at once); `MAX_OBJECT_BYTES`: the largest object read from S3;
     `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS`: the bounded memory of finished jobs that
     answers repeats (a job in work is never forgotten); `GRACEFUL_TIMEOUT_SECONDS`: how long
-    SIGTERM waits for jobs in flight.
+    SIGTERM waits for jobs in flight. `pool`: the recogniser's worker processes
+    (services.runtime.worker_pool; each service narrows it with its own environment names).
     """
 
+    pool: WorkerPoolSettings = WorkerPoolSettings()
     jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=plain_env("JOBS_IN_FLIGHT"))
     backlog_max: int = Field(1000, ge=0, le=100_000, validation_alias=plain_env("BACKLOG_MAX"))
     max_object_bytes: int = Field(
@@ -366,6 +369,19 @@ class RecognitionServiceSettings(Settings):
     graceful_timeout_seconds: float = Field(
         15.0, ge=0, validation_alias=plain_env("GRACEFUL_TIMEOUT_SECONDS")
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The pool's plain names (`PARSE_WORKERS`) after the arguments, before the rest."""
+        plain = PlainGroupSource(settings_cls)
+        return (init_settings, plain, env_settings, dotenv_settings, file_secret_settings)
 
 
 def _walk_secrets(model: BaseModel) -> Iterator[str]:
@@ -381,7 +397,7 @@ def _env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     """The environment key of an error location (`('nats', 'nats_url')` → OPENBAO__NATS__NATS_URL)."""
     parts: list[str] = []
     model: type[BaseModel] | None = cls
-    for i, part in enumerate(loc):
+    for part in loc:
         name = str(part)
         field = model.model_fields.get(name) if model is not None else None
         if field is None and model is not None:
@@ -390,7 +406,7 @@ def _env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
                 if name in _aliases(finfo.validation_alias):
                     field, name = finfo, fname
                     break
-        if i == 0 and field is not None:
+        if field is not None:  # a plain knob, at the top or in a group (`pool`)
             aliases = _aliases(field.validation_alias)
             if aliases:
                 return aliases[0]

@@ -6,7 +6,8 @@ Excel signature that cannot be read → UNREADABLE), then `analyse_workbook`. A 
 runs out of memory or time makes that one job UNREADABLE; the service goes on.
 
 `NullParser` is the «Срез 0» stub of spec 002: it answers NOT_IMPLEMENTED and is used only when
-a test passes it explicitly; the default recogniser is the real one.
+a test passes it explicitly; the default recogniser is the real one. `build_recognizer` is the
+one place it is built from settings, for the service app and for a local parse alike.
 """
 
 from __future__ import annotations
@@ -25,16 +26,19 @@ from services.runtime.recognizer import (
     RecognitionFailed,
 )
 from services.runtime.sandbox import (
+    Sandbox,
     SandboxCrashed,
     SandboxError,
     SandboxMemoryError,
     SandboxTimeout,
 )
+from services.runtime.worker_pool import BuiltRecognizer
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.ledger import describe_sheet, find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
+from services.tabular_parser.settings import TabularParserSettings
 from services.tabular_parser.statements import SheetFailure, recognize_statements
 
 __all__ = [
@@ -42,6 +46,7 @@ __all__ = [
     "SandboxRunner",
     "TabularRecognizer",
     "analyse_workbook",
+    "build_recognizer",
     "recognise_bytes",
     "recognise_encoded",
 ]
@@ -89,6 +94,19 @@ class TabularRecognizer:
             msg = f"the worker returned {type(result).__name__}, not an EncodedRecognition"
             raise TypeError(msg)
         return result
+
+
+def build_recognizer(
+    settings: TabularParserSettings, *, workers: int | None = None
+) -> BuiltRecognizer:
+    """The service's recogniser over its own worker pool (`settings.pool`).
+
+    `workers` sizes the pool (a local parse of N files at once); by default PARSE_WORKERS,
+    capped by JOBS_IN_FLIGHT since no more workbooks than that are ever read at once.
+    """
+    size = workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
+    sandbox = Sandbox(settings.pool.sandbox(workers=size))
+    return BuiltRecognizer(TabularRecognizer(sandbox), (sandbox,))
 
 
 def recognise_encoded(data: bytes) -> EncodedRecognition:
