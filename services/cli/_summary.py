@@ -109,23 +109,26 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
 
 
 def _header(header: Any) -> str | None:
-    """«ООО «Ромашка» · ИНН 7728168971 · 2024-12-31 · тыс. руб.»; a field to review is marked."""
+    """«ООО «Ромашка» · ИНН 7728168971 · 2024-12-31 · тыс. руб.»: a field the document has but
+    did not find says so, a field to review is marked."""
     if not isinstance(header, Mapping):
         return None
     review = set(header.get("needs_review_fields") or [])
     start, end = header.get("period_start"), header.get("period_end")
-    parts = [
-        ("organization_name", header.get("organization_name"), "{}"),
-        ("inn", header.get("inn"), "ИНН {}"),
-        ("report_date", header.get("report_date"), "{}"),
-        ("period", f"{start} – {end}" if start and end else None, "{}"),
-        ("units", header.get("units"), "{}"),
+    fields = [
+        ("organization_name", "organisation", header.get("organization_name"), "{}"),
+        ("inn", "ИНН", header.get("inn"), "ИНН {}"),
+        ("report_date", "date", header.get("report_date"), "{}"),
+        ("period", "period", f"{start} – {end}" if start and end else None, "{}"),
+        ("units", "units", header.get("units"), "{}"),
     ]
-    shown = [
-        template.format(value) + (" (needs review)" if name in review else "")
-        for name, value, template in parts
-        if value
-    ]
+    shown = []
+    for name, label, value, template in fields:
+        if value:
+            mark = " (needs review)" if name in review else ""
+            shown.append(template.format(value) + mark)
+        elif name in header:
+            shown.append(f"{label} not found")
     return " · ".join(shown) if shown else None
 
 

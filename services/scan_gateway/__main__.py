@@ -11,6 +11,7 @@ import sys
 
 from services.runtime.local_command import service_command
 from services.runtime.protocol import ServiceInfo
+from services.runtime.settings import ScanSettings
 from services.scan_gateway.app import FILE_TYPES, SERVICE_NAME, service_version
 from services.scan_gateway.recognizer import build_recognizer
 from services.scan_gateway.settings import ScanGatewaySettings
@@ -22,6 +23,9 @@ if __name__ == "__main__":
             service,
             FILE_TYPES,
             ScanGatewaySettings,
-            lambda settings: build_recognizer(settings, workers=1),
+            # The local recogniser even when SCAN_URL is set: a local parse talks to no server.
+            lambda settings: build_recognizer(
+                settings.model_copy(update={"scan": ScanSettings()}), workers=1
+            ),
         )
     )
