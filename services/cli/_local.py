@@ -13,7 +13,7 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
 from services.cli.exceptions import ConfigError, UsageError
@@ -49,6 +49,7 @@ class LocalParse:
     result: LocalResult
 
 
+T = TypeVar("T")
 Progress = Callable[[str, Planned | None], None]
 """Told `("start", file)`, `("done", file)`, and `("stage", None)` with a stage name."""
 
@@ -100,15 +101,25 @@ def plan(path: Path, *, only: Service | None = None) -> Planned:
 
 
 def parse_files(
-    files: Sequence[Planned], *, jobs: int = 1, progress: Progress | None = None
-) -> list[LocalParse]:
-    """Recognise the files, `jobs` at a time, in their order; nothing goes to NATS or S3."""
-    return asyncio.run(_parse_all(files, jobs=max(1, jobs), progress=progress))
+    files: Sequence[Planned],
+    then: Callable[[list[LocalParse]], T],
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> T:
+    """Recognise the files, `jobs` at a time, in their order, and hand them to `then`; nothing
+    goes to NATS or S3. `then` runs before the worker processes are stopped, so the output is
+    out while they wind down."""
+    return asyncio.run(_parse_all(files, then, jobs=max(1, jobs), progress=progress))
 
 
 async def _parse_all(
-    files: Sequence[Planned], *, jobs: int, progress: Progress | None
-) -> list[LocalParse]:
+    files: Sequence[Planned],
+    then: Callable[[list[LocalParse]], T],
+    *,
+    jobs: int,
+    progress: Progress | None,
+) -> T:
     services = {file.service for file in files}
     setups = {service: _setup(service, workers=min(jobs, len(files))) for service in services}
     slots = asyncio.Semaphore(jobs)
@@ -134,7 +145,7 @@ async def _parse_all(
     for resource in opened:
         await resource.__aenter__()
     try:
-        return list(await asyncio.gather(*(one(file) for file in files)))
+        return then(list(await asyncio.gather(*(one(file) for file in files))))
     finally:
         for resource in reversed(opened):
             await resource.__aexit__(None, None, None)

@@ -26,8 +26,6 @@ from typing import Any, NoReturn
 
 import orjson
 
-from services.cli._core import CoreClient
-from services.cli._export import export_workbook
 from services.cli._local import LocalParse, Planned, expand_paths, parse_files, plan, read_file
 from services.cli._progress import ProgressLine
 from services.cli._summary import file_line, summarise_job, summarise_result, total_line
@@ -205,18 +203,26 @@ def _parse(args: argparse.Namespace) -> int:
                 raise
             skipped.append(exc.message)
     with ProgressLine(sys.stderr, planned) as progress:
-        parsed = parse_files(planned, jobs=args.jobs, progress=progress) if planned else []
-    statuses = [str(p.result.status) for p in parsed]
-    code = EXIT_OK if all(exit_code_of(s) == EXIT_OK for s in statuses) else EXIT_ERROR
-    if skipped:
-        code = max(code, EXIT_ERROR)
-    if args.export is not None:
-        _export(args.export, parsed)
-    try:
-        _print_parsed(parsed, skipped, args=args, batch=batch)
-    except BrokenPipeError:
-        silence_stdout()  # the reader left; the exit code still says how the work ended
-    return code
+
+        def report(parsed: list[LocalParse]) -> int:
+            progress.stop()
+            statuses = [str(p.result.status) for p in parsed]
+            code = EXIT_OK if all(exit_code_of(s) == EXIT_OK for s in statuses) else EXIT_ERROR
+            if skipped:
+                code = max(code, EXIT_ERROR)
+            if args.export is not None:
+                _export(args.export, parsed)
+            try:
+                _print_parsed(parsed, skipped, args=args, batch=batch)
+            except BrokenPipeError:
+                silence_stdout()  # the reader left; the exit code still says how work ended
+            return code
+
+        return (
+            parse_files(planned, report, jobs=args.jobs, progress=progress)
+            if planned
+            else report([])
+        )
 
 
 def _print_parsed(
@@ -245,6 +251,8 @@ def _print_parsed(
 
 
 def _export(path: Path, parsed: list[LocalParse]) -> None:
+    from services.cli._export import export_workbook  # openpyxl only when asked
+
     files = [(str(p.path), p.file_type, p.result.body()) for p in parsed]
     try:
         sheets = export_workbook(path, files)
@@ -258,6 +266,8 @@ def _core_url(option: str | None) -> str:
 
 
 def _recognize(args: argparse.Namespace) -> int:
+    from services.cli._core import CoreClient  # httpx only for the core's commands
+
     path: Path = args.file
     data = read_file(path)
     with CoreClient(_core_url(args.core)) as core:
@@ -275,6 +285,8 @@ def _recognize(args: argparse.Namespace) -> int:
 
 
 def _job(args: argparse.Namespace) -> int:
+    from services.cli._core import CoreClient
+
     with CoreClient(_core_url(args.core)) as core:
         if args.follow:
             job = core.follow(

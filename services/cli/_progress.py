@@ -93,9 +93,14 @@ class ProgressLine:
         exc: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Erase the line and stop redrawing it (idempotent), before the output is printed."""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join()
             self._write("\r\x1b[2K")
 
     def _redraw(self) -> None:

@@ -16,7 +16,7 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
 from services.runtime.sandbox import (
@@ -26,7 +26,6 @@ from services.runtime.sandbox import (
     SandboxMemoryError,
     SandboxTimeout,
 )
-from services.runtime.worker_pool import BuiltRecognizer
 from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.errors import (
     FileUnreadable,
@@ -38,7 +37,10 @@ from services.scan_gateway.errors import (
 from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
 from services.scan_gateway.raw import RawArchive, RawStore
 from services.scan_gateway.resultset import Item, RawResultSet, parse_item
-from services.scan_gateway.settings import ScanGatewaySettings
+
+if TYPE_CHECKING:  # the worker process imports this module: it needs no settings
+    from services.runtime.worker_pool import BuiltRecognizer
+    from services.scan_gateway.settings import ScanGatewaySettings
 
 __all__ = [
     "HttpSource",
@@ -122,6 +124,8 @@ def build_recognizer(
     which writes nothing anywhere). `workers` sizes the pool; by default OCR_WORKERS capped by
     JOBS_IN_FLIGHT.
     """
+    from services.runtime.worker_pool import BuiltRecognizer
+
     source: ResultSetSource
     resources: tuple[ScanClient, ...] | tuple[Sandbox, ...]
     if settings.scan.scan_url:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from services.runtime.recognizer import (
     EncodedRecognition,
@@ -32,14 +32,16 @@ from services.runtime.sandbox import (
     SandboxMemoryError,
     SandboxTimeout,
 )
-from services.runtime.worker_pool import BuiltRecognizer
 from services.tabular_parser.excel import Workbook, detect_format, load_workbook
 from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
 from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.ledger import describe_sheet, find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
-from services.tabular_parser.settings import TabularParserSettings
 from services.tabular_parser.statements import SheetFailure, recognize_statements
+
+if TYPE_CHECKING:  # the worker process imports this module: it needs no settings
+    from services.runtime.worker_pool import BuiltRecognizer
+    from services.tabular_parser.settings import TabularParserSettings
 
 __all__ = [
     "NullParser",
@@ -104,6 +106,8 @@ def build_recognizer(
     `workers` sizes the pool (a local parse of N files at once); by default PARSE_WORKERS,
     capped by JOBS_IN_FLIGHT since no more workbooks than that are ever read at once.
     """
+    from services.runtime.worker_pool import BuiltRecognizer
+
     size = workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
     sandbox = Sandbox(settings.pool.sandbox(workers=size))
     return BuiltRecognizer(TabularRecognizer(sandbox), (sandbox,))
