@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from services.runtime.embedded import free_port
 from services.runtime.sandbox import Sandbox
 from services.runtime.settings import ScanSettings, SettingsError
 from services.scan_gateway.client import ScanClient
@@ -20,7 +24,8 @@ from services.tabular_parser.recognizer import TabularRecognizer
 from services.tabular_parser.recognizer import build_recognizer as build_tabular
 from services.tabular_parser.settings import TabularParserSettings
 from tests.builders import write_xlsx
-from tests.cli._run import ROOT, arm_ka
+from tests.cli._run import ARM_KA, ROOT, arm_ka
+from tests.scan_gateway._forms import font_path, render_pdf
 from tests.tabular_parser.statements._forms import onec_income
 
 SERVICES = ROOT / "services"
@@ -131,3 +136,28 @@ def test_the_cli_runs_with_the_services_settings(tmp_path: Path) -> None:
     assert bad.returncode == 78
     assert "PARSE_WORKERS" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+@pytest.mark.skipif(font_path() is None, reason="no DejaVuSans font to draw the PDF")
+def test_a_local_parse_never_calls_the_scanning_system(tmp_path: Path) -> None:
+    """With OPENBAO__SCAN__SCAN_URL pointing at nothing, `arm-ka parse` and `python -m
+    services.scan_gateway` still read the PDF with the local recogniser (no server is asked)."""
+    path = tmp_path / "forms.pdf"
+    path.write_bytes(render_pdf())
+    env = {"OPENBAO__SCAN__SCAN_URL": f"http://127.0.0.1:{free_port()}"}
+    for argv in (
+        [str(ARM_KA), "parse", "--json", str(path)],
+        [sys.executable, "-m", "services.scan_gateway", str(path)],
+    ):
+        run = subprocess.run(
+            argv,
+            cwd=ROOT,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert run.returncode == 0, run.stderr
+        body = json.loads(run.stdout)
+        assert [d["document_type"] for d in body["documents"]] == ["BALANCE", "INCOME"]
