@@ -30,7 +30,7 @@ from services.cli._local import LocalParse, Planned, expand_paths, parse_files, 
 from services.cli._progress import ProgressLine
 from services.cli._summary import file_line, summarise_job, summarise_result, total_line
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
-from services.runtime.local_command import exit_code_of, silence_stdout
+from services.runtime.local_command import exit_code_of, silence_stdout, write_json
 
 __all__ = [
     "CORE_URL_ENV",
@@ -228,15 +228,9 @@ def _parse(args: argparse.Namespace) -> int:
 def _print_parsed(
     parsed: list[LocalParse], skipped: list[str], *, args: argparse.Namespace, batch: bool
 ) -> None:
-    out = sys.stdout
     if args.json:
         for item in parsed:
-            data = item.result.json_bytes()
-            if args.indent:
-                data = orjson.dumps(orjson.loads(data), option=orjson.OPT_INDENT_2)
-            out.flush()
-            out.buffer.write(data + b"\n")
-        out.flush()
+            write_json(item.result, indent=args.indent)
     elif not batch:
         only = parsed[0]
         print(summarise_result(only.result.body(), name=only.path.name, file_type=only.file_type))
