@@ -2,7 +2,8 @@
 
 Excel goes to tabular-parser's recogniser, PDF / PNG / JPG to scan-gateway's local recogniser
 (no raw archive, never the scanning system). The settings are the services' own, read from the
-environment (`PARSE_TIMEOUT_SECONDS`, `OCR_MEMORY_MB`…); the pools have `jobs` workers. Several
+environment (`PARSE_TIMEOUT_SECONDS`, `OCR_MEMORY_MB`…); the pools have `jobs` workers, at the
+user's CPU priority (no PARSE_NICE / OCR_NICE: they protect a service's acks, and there are none). Several
 files are recognised `jobs` at a time; `runtime.local.recognise_local` shapes each answer as
 the protocol does.
 """
@@ -13,15 +14,22 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
 from services.cli.exceptions import ConfigError, UsageError
-from services.runtime.local import LocalResult, recognise_local
 from services.runtime.local_command import LocalFileError, read_local_file
-from services.runtime.protocol import ServiceInfo
-from services.runtime.settings import ScanSettings, SettingsError, load_settings
-from services.runtime.worker_pool import BuiltRecognizer
+from services.runtime.settings import (
+    RecognitionServiceSettings,
+    ScanSettings,
+    SettingsError,
+    load_settings,
+)
+
+if TYPE_CHECKING:
+    from services.runtime.local import LocalResult
+    from services.runtime.protocol import ServiceInfo
+    from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = ["LocalParse", "Planned", "Service", "expand_paths", "parse_files", "plan", "read_file"]
 
@@ -122,10 +130,14 @@ async def _parse_all(
 ) -> T:
     services = {file.service for file in files}
     setups = {service: _setup(service, workers=min(jobs, len(files))) for service in services}
+    from services.runtime.local import recognise_local  # the protocol's modules: only now
+
+    identity = {service: _identity(service) for service in services}
     slots = asyncio.Semaphore(jobs)
 
     async def one(file: Planned) -> LocalParse:
-        built, info, timeout = setups[file.service]
+        built, timeout = setups[file.service]
+        info = identity[file.service]
         async with slots:  # the local job's deadline starts when a worker is free for it
             if progress is not None:
                 progress("start", file)
@@ -141,7 +153,7 @@ async def _parse_all(
                 progress("done", file)
         return LocalParse(file.path, file.file_type, file.service, result)
 
-    opened = [resource for built, _, _ in setups.values() for resource in built.resources]
+    opened = [resource for built, _ in setups.values() for resource in built.resources]
     for resource in opened:
         await resource.__aenter__()
     try:
@@ -151,31 +163,47 @@ async def _parse_all(
             await resource.__aexit__(None, None, None)
 
 
-def _setup(service: Service, *, workers: int) -> tuple[BuiltRecognizer, ServiceInfo, float]:
-    """The service's recogniser as its app builds it (`build_recognizer`), its identity and
-    the time budget of one file."""
+S = TypeVar("S", bound=RecognitionServiceSettings)
+
+
+def _unniced(settings: S) -> S:
+    """The settings with the pool at the user's own CPU priority: PARSE_NICE / OCR_NICE keep a
+    service's event loop (acks) ahead of its workers; a local parse has no such loop, and its
+    user waits for the workers alone."""
+    return settings.model_copy(update={"pool": settings.pool.model_copy(update={"nice": 0})})
+
+
+def _identity(service: Service) -> ServiceInfo:
+    """The service's name and version, as its result files carry them."""
+    from services.runtime.protocol import ServiceInfo
+
+    if service == "tabular-parser":
+        from services.tabular_parser import app as tabular
+
+        return ServiceInfo(tabular.SERVICE_NAME, tabular.service_version())
+    from services.scan_gateway import app as gateway
+
+    return ServiceInfo(gateway.SERVICE_NAME, gateway.service_version())
+
+
+def _setup(service: Service, *, workers: int) -> tuple[BuiltRecognizer, float]:
+    """The service's recogniser as its app builds it (`build_recognizer`) and the time budget
+    of one file."""
     try:
         if service == "tabular-parser":
-            from services.tabular_parser import app as tabular
             from services.tabular_parser.recognizer import build_recognizer as build_tabular
             from services.tabular_parser.settings import TabularParserSettings
 
-            tabular_settings = load_settings(TabularParserSettings)
+            tabular_settings = _unniced(load_settings(TabularParserSettings))
             return (
                 build_tabular(tabular_settings, workers=workers),
-                ServiceInfo(tabular.SERVICE_NAME, tabular.service_version()),
                 tabular_settings.pool.timeout_seconds,
             )
-        from services.scan_gateway import app as gateway
         from services.scan_gateway.recognizer import build_recognizer as build_gateway
         from services.scan_gateway.settings import ScanGatewaySettings
 
         # Never the scanning system: a local parse talks to no server.
-        scan_settings = load_settings(ScanGatewaySettings, scan=ScanSettings())
+        scan_settings = _unniced(load_settings(ScanGatewaySettings, scan=ScanSettings()))
     except SettingsError as exc:
         raise ConfigError(f"invalid settings: {exc}") from None
-    return (
-        build_gateway(scan_settings, workers=workers),
-        ServiceInfo(gateway.SERVICE_NAME, gateway.service_version()),
-        scan_settings.pool.timeout_seconds,
-    )
+    return build_gateway(scan_settings, workers=workers), scan_settings.pool.timeout_seconds

@@ -16,14 +16,16 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import orjson
 
-from services.runtime.local import LocalResult, recognise_local
-from services.runtime.protocol import ServiceInfo
 from services.runtime.settings import RecognitionServiceSettings, SettingsError, load_settings
-from services.runtime.worker_pool import BuiltRecognizer
+
+if TYPE_CHECKING:  # the protocol's modules (NATS, S3 clients) load only when a file is read
+    from services.runtime.local import LocalResult
+    from services.runtime.protocol import ServiceInfo
+    from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = [
     "EXIT_CONFIG",
@@ -88,6 +90,8 @@ async def recognise_file(
     timeout_seconds: float,
 ) -> LocalResult:
     """One file through a built recogniser, its resources opened and closed around it."""
+    from services.runtime.local import recognise_local
+
     for resource in built.resources:
         await resource.__aenter__()
     try:
