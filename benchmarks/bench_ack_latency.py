@@ -203,7 +203,7 @@ async def _run() -> str:
                 "nats_result_subject": f"bench.result.{suffix}",
             },
             s3=s3_settings.model_dump(),
-            parse_workers=PARSE_WORKERS,
+            pool={"workers": PARSE_WORKERS},
         )
         bucket = f"bench-{suffix[:12]}"
         large = _large_workbook(LARGE_ROWS)

@@ -13,8 +13,12 @@ peak RSS is its own:
 - recognise: `services.tabular_parser.recognizer.recognise_bytes` (signature, guards, reader,
   ОСВ / statements recognition, i.e. what a worker process runs) + the UTF-8 JSON of the result.
 
+- parse --json (XLSX only): `arm-ka parse --json FILE > out.json`, the whole command as a user
+  runs it (interpreter start, imports, the sandboxed worker, the result written to a file).
+
 The figures are medians of RUNS runs; the ratios recognise/calamine are the comparable ones.
-Targets (issue 4) for XLSX: ≤ 2.5× calamine's time, ≤ 300 MB peak RSS of the worker process.
+Targets (issue 4) for XLSX: ≤ 2.5× calamine's time, ≤ 300 MB peak RSS of the worker process;
+(issue 17.8) `parse --json` within 1.3× of the recognition itself (`recognise`).
 Run: `python -m benchmarks excel` (or `python benchmarks/bench_excel.py`).
 """
 
@@ -43,6 +47,7 @@ XLS_ROWS = 65_000  # + header, total and footer stays under the 65,536 rows of a
 RUNS = 5
 TARGET_RATIO = 2.5
 TARGET_RSS_MB = 300.0
+TARGET_PARSE_RATIO = 1.3
 _REPO = Path(__file__).resolve().parents[1]
 _WRITERS: dict[str, tuple[Callable[[Sequence[SheetSpec]], bytes], int]] = {
     "XLSX": (write_xlsx, ROWS),
@@ -73,6 +78,27 @@ def _measure(what: str, path: Path) -> Sample:
         raise RuntimeError(msg)
     found = json.loads(done.stdout.strip().splitlines()[-1])
     return Sample(found["seconds"], found["peak_rss_kb"] / 1024, found["base_rss_kb"] / 1024)
+
+
+def _parse_json(path: Path) -> float:
+    """Wall-clock seconds of one `arm-ka parse --json` of `path`, its output to a file."""
+    arm_ka = Path(sys.executable).with_name("arm-ka")
+    out = path.with_suffix(".json")
+    started = time.perf_counter()
+    with out.open("wb") as sink:
+        done = subprocess.run(
+            [str(arm_ka), "parse", "--json", str(path)],
+            cwd=_REPO,
+            stdout=sink,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=900,
+        )
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        msg = f"arm-ka parse --json {path.name} failed: {done.stderr.decode()[-2000:]}"
+        raise RuntimeError(msg)
+    return seconds
 
 
 def _median(samples: list[Sample]) -> Sample:
@@ -111,9 +137,12 @@ def main() -> str:
             path.write_bytes(data)
             calamine: list[Sample] = []
             recognise: list[Sample] = []
+            parse_json: list[float] = []
             for _ in range(RUNS):  # interleaved, so that a busy moment hits both alike
                 calamine.append(_measure("calamine", path))
                 recognise.append(_measure("recognise", path))
+                if fmt == "XLSX":
+                    parse_json.append(_parse_json(path))
             cal, rec = _median(calamine), _median(recognise)
             lines.append(_line(fmt, rows, len(data), cal, rec))
             print(f"  {fmt}: written in {written:.1f} s; {lines[-1]}", file=sys.stderr)
@@ -126,6 +155,15 @@ def main() -> str:
                     f"{min(pairs):.2f}–{max(pairs):.2f}x), peak RSS "
                     f"{rec.peak_mb:.0f} MB (≤ {TARGET_RSS_MB:.0f} MB: "
                     f"{'met' if rec.peak_mb <= TARGET_RSS_MB else 'MISSED'})"
+                )
+                parse_s = statistics.median(parse_json)
+                parse_ratio = parse_s / rec.seconds
+                verdicts.append(
+                    f"XLSX `arm-ka parse --json`: {parse_s:.2f} s, {parse_ratio:.2f}x the "
+                    f"recognition ({rec.seconds:.2f} s; ≤ {TARGET_PARSE_RATIO}x: "
+                    f"{'met' if parse_ratio <= TARGET_PARSE_RATIO else 'MISSED'}; run by run "
+                    f"{min(p / r.seconds for p, r in zip(parse_json, recognise, strict=True)):.2f}–"
+                    f"{max(p / r.seconds for p, r in zip(parse_json, recognise, strict=True)):.2f}x)"
                 )
     return "\n".join([*lines, "", *verdicts])
 

@@ -18,12 +18,17 @@ DOC = Path(__file__).resolve().parents[1] / "docs" / "configuration.md"
 
 def _env_names(cls: type[BaseSettings]) -> set[str]:
     """Every variable a settings class reads: OPENBAO__<GROUP>__<KEY> for grouped fields, the
-    plain alias for knobs."""
+    plain alias for knobs (also inside a group: the worker pool's `PARSE_WORKERS`)."""
     names: set[str] = set()
     for name, field in cls.model_fields.items():
         annotation = field.annotation
         if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-            names |= {f"OPENBAO__{name.upper()}__{key.upper()}" for key in annotation.model_fields}
+            names |= {
+                str(knob.validation_alias.choices[0])
+                if isinstance(knob.validation_alias, AliasChoices)
+                else f"OPENBAO__{name.upper()}__{key.upper()}"
+                for key, knob in annotation.model_fields.items()
+            }
         elif isinstance(field.validation_alias, AliasChoices):
             names.add(str(field.validation_alias.choices[0]))
         elif isinstance(field.validation_alias, str):

@@ -1,24 +1,20 @@
 """`arm-ka`, the command line of the recognition subsystem (console script of the package).
 
-`arm-ka parse FILE` recognises a local file with no servers; `arm-ka recognize FILE` sends it
-to a running arm-core and follows its job. `service_parse_main` is the shared body of
-`python -m services.tabular_parser FILE` and `python -m services.scan_gateway FILE`.
+`arm-ka parse FILE…` recognises local files with no servers; `arm-ka recognize FILE` sends one
+to a running arm-core and follows its job. The core's client and the job summary are public for
+the dev stack's demo (`services.devstack`), which follows jobs the same way.
 """
 
 from __future__ import annotations
 
-from services.cli._main import (
-    CORE_URL_ENV,
-    DEFAULT_CORE_URL,
-    build_parser,
-    exit_code_of,
-    main,
-    service_parse_main,
-)
+from services.cli._core import CoreClient
+from services.cli._main import CORE_URL_ENV, DEFAULT_CORE_URL, build_parser, exit_code_of, main
+from services.cli._summary import summarise_job
 from services.cli.exceptions import (
     EXIT_ERROR,
     EXIT_OK,
     CliError,
+    ConfigError,
     CoreRejected,
     CoreUnavailable,
     JobTimedOut,
@@ -31,6 +27,8 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_OK",
     "CliError",
+    "ConfigError",
+    "CoreClient",
     "CoreRejected",
     "CoreUnavailable",
     "JobTimedOut",
@@ -38,5 +36,5 @@ __all__ = [
     "build_parser",
     "exit_code_of",
     "main",
-    "service_parse_main",
+    "summarise_job",
 ]

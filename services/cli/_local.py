@@ -1,62 +1,99 @@
-"""Local recognition: the services' recognisers, built as their apps build them, minus S3.
+"""Local recognition: each service's own `build_recognizer(settings)`, minus S3.
 
-Excel goes to `TabularRecognizer`, PDF / PNG / JPG to the scan-gateway's local recogniser
-(`LocalSource` + `ScanGatewayRecognizer` with no raw archive). Both run in a sandboxed worker
-process with the limits the services use by default, and `recognize_local` shapes the answer
-with the protocol's own `result_file`.
+Excel goes to tabular-parser's recogniser, PDF / PNG / JPG to scan-gateway's local recogniser
+(no raw archive, never the scanning system). The settings are the services' own, read from the
+environment (`PARSE_TIMEOUT_SECONDS`, `OCR_MEMORY_MB`…); the pools have `jobs` workers, at the
+user's CPU priority (no PARSE_NICE / OCR_NICE: they protect a service's acks, and there are none). Several
+files are recognised `jobs` at a time; `runtime.local.recognize_local` shapes each answer as
+the protocol does.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
-from services.cli.exceptions import UsageError
-from services.runtime.local import recognize_local
-from services.runtime.protocol import ServiceInfo
-from services.runtime.recognizer import Recognizer
-from services.runtime.sandbox import Sandbox, SandboxSettings
+from services.cli.exceptions import ConfigError, UsageError
+from services.runtime.local_command import LocalFileError, read_local_file
+from services.runtime.settings import (
+    RecognitionServiceSettings,
+    ScanSettings,
+    SettingsError,
+    load_settings,
+)
 
-__all__ = ["LocalParse", "Service", "parse_file", "read_file"]
+if TYPE_CHECKING:
+    from services.runtime.local import LocalResult
+    from services.runtime.envelopes import ServiceInfo
+    from services.runtime.worker_pool import BuiltRecognizer
+
+__all__ = ["LocalParse", "Planned", "Service", "expand_paths", "parse_files", "plan", "read_file"]
 
 Service = Literal["tabular-parser", "scan-gateway"]
+_SUFFIXES = frozenset({".xls", ".xlsx", ".xlsb", ".pdf", ".png", ".jpg", ".jpeg"})
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """A file read and routed: its bytes, its type, the service whose recogniser reads it."""
+
+    path: Path
+    data: bytes
+    file_type: str
+    service: Service
 
 
 @dataclass(frozen=True, slots=True)
 class LocalParse:
-    """What a local parse produced: the file's type, the service whose code ran, the body."""
+    """What a local parse produced for one file."""
 
+    path: Path
     file_type: str
     service: str
-    result: dict[str, Any]
+    result: LocalResult
+
+
+T = TypeVar("T")
+Progress = Callable[[str, Planned | None], None]
+"""Told `("start", file)`, `("done", file)`, and `("stage", None)` with a stage name."""
 
 
 def read_file(path: Path) -> bytes:
     """The bytes of `path`, or a `UsageError` that names it (missing, a folder, unreadable)."""
-    if not path.exists():
-        msg = f"file not found: {path}"
-        raise UsageError(msg)
-    if not path.is_file():
-        msg = f"not a file: {path}"
-        raise UsageError(msg)
     try:
-        return path.read_bytes()
-    except OSError as exc:
-        msg = f"cannot read {path}: {exc.strerror or exc}"
-        raise UsageError(msg) from None
+        return read_local_file(path)
+    except LocalFileError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def parse_file(path: Path, *, only: Service | None = None) -> LocalParse:
-    """Recognise one local file with no NATS and no S3.
+def expand_paths(paths: Sequence[Path]) -> list[Path]:
+    """The files named, a folder standing for its supported files (recursively, sorted)."""
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in _SUFFIXES
+            )
+            if not found:
+                raise UsageError(f"no XLS, XLSX, XLSB, PDF, PNG or JPG file in {path}")
+            out.extend(found)
+        else:
+            out.append(path)
+    return out
 
-    `only` restricts the file to one service (the `python -m services.<service>` commands):
-    a file of the other pipeline is a usage error there.
+
+def plan(path: Path, *, only: Service | None = None) -> Planned:
+    """Read `path` and choose its recogniser by the content's signature, else its extension.
+
+    An empty file is refused as the core refuses its upload («empty file»).
     """
     data = read_file(path)
+    if not data:
+        raise UsageError(f"{path.name}: empty file (0 bytes)")
     kind = file_type(path.name, data)
     if kind is None:
         msg = (
@@ -66,73 +103,107 @@ def parse_file(path: Path, *, only: Service | None = None) -> LocalParse:
         raise UsageError(msg)
     service: Service = "tabular-parser" if kind in EXCEL_TYPES else "scan-gateway"
     if only is not None and service != only:
-        msg = f"{path.name} is {kind}: {only} handles {_types_of(only)}; use `arm-ka parse`"
-        raise UsageError(msg)
-    build = _tabular if service == "tabular-parser" else _scan_gateway
-    result = asyncio.run(_recognise(build, data, name=path.name, kind=kind))
-    return LocalParse(file_type=kind, service=service, result=result)
+        handles = ", ".join(sorted(EXCEL_TYPES if only == "tabular-parser" else IMAGE_TYPES))
+        raise UsageError(f"{path.name} is {kind}: {only} handles {handles}; use `arm-ka parse`")
+    return Planned(path, data, kind, service)
 
 
-def _types_of(service: Service) -> str:
-    return ", ".join(sorted(EXCEL_TYPES if service == "tabular-parser" else IMAGE_TYPES))
-
-
-_Setup = tuple[SandboxSettings, Callable[[Sandbox], Recognizer], ServiceInfo, float]
-"""Sandbox limits, the recogniser over a sandbox, the service identity, the time budget."""
-
-
-async def _recognise(
-    build: Callable[[], _Setup],
-    data: bytes,
+def parse_files(
+    files: Sequence[Planned],
+    then: Callable[[list[LocalParse]], T],
     *,
-    name: str,
-    kind: str,
-) -> dict[str, Any]:
-    settings, make, service, timeout = build()
-    async with Sandbox(settings) as sandbox:
-        return await recognize_local(
-            make(sandbox), service, data, name=name, file_type=kind, timeout_seconds=timeout
-        )
+    jobs: int = 1,
+    progress: Progress | None = None,
+) -> T:
+    """Recognise the files, `jobs` at a time, in their order, and hand them to `then`; nothing
+    goes to NATS or S3. `then` runs before the worker processes are stopped, so the output is
+    out while they wind down."""
+    return asyncio.run(_parse_all(files, then, jobs=max(1, jobs), progress=progress))
 
 
-def _default(model: Any, field: str) -> Any:
-    """A settings field's default: the CLI runs with the limits a service starts with."""
-    return model.model_fields[field].default
+async def _parse_all(
+    files: Sequence[Planned],
+    then: Callable[[list[LocalParse]], T],
+    *,
+    jobs: int,
+    progress: Progress | None,
+) -> T:
+    services = {file.service for file in files}
+    setups = {service: _setup(service, workers=min(jobs, len(files))) for service in services}
+    from services.runtime.local import recognize_local  # the protocol's modules: only now
+
+    identity = {service: _identity(service) for service in services}
+    slots = asyncio.Semaphore(jobs)
+
+    async def one(file: Planned) -> LocalParse:
+        built, timeout = setups[file.service]
+        info = identity[file.service]
+        async with slots:  # the local job's deadline starts when a worker is free for it
+            if progress is not None:
+                progress("start", file)
+            result = await recognize_local(
+                built.recognizer,
+                info,
+                file.data,
+                name=file.path.name,
+                file_type=file.file_type,
+                timeout_seconds=timeout,
+            )
+            if progress is not None:
+                progress("done", file)
+        return LocalParse(file.path, file.file_type, file.service, result)
+
+    opened = [resource for built, _ in setups.values() for resource in built.resources]
+    for resource in opened:
+        await resource.__aenter__()
+    try:
+        return then(list(await asyncio.gather(*(one(file) for file in files))))
+    finally:
+        for resource in reversed(opened):
+            await resource.__aexit__(None, None, None)
 
 
-def _tabular() -> _Setup:
-    from services.tabular_parser.app import SERVICE_NAME, service_version
-    from services.tabular_parser.recognizer import TabularRecognizer
-    from services.tabular_parser.settings import TabularParserSettings as S
-
-    timeout = float(_default(S, "parse_timeout_seconds"))
-    settings = SandboxSettings(
-        workers=1,
-        memory_limit_bytes=int(_default(S, "parse_memory_mb")) * 1024 * 1024,
-        timeout_seconds=timeout,
-    )
-    return settings, TabularRecognizer, ServiceInfo(SERVICE_NAME, service_version()), timeout
+S = TypeVar("S", bound=RecognitionServiceSettings)
 
 
-def _scan_gateway() -> _Setup:
-    from services.scan_gateway.app import SERVICE_NAME, service_version
-    from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
-    from services.scan_gateway.settings import ScanGatewaySettings as S
+def _unniced(settings: S) -> S:
+    """The settings with the pool at the user's own CPU priority: PARSE_NICE / OCR_NICE keep a
+    service's event loop (acks) ahead of its workers; a local parse has no such loop, and its
+    user waits for the workers alone."""
+    return settings.model_copy(update={"pool": settings.pool.model_copy(update={"nice": 0})})
 
-    timeout = float(_default(S, "ocr_timeout_seconds"))
-    settings = SandboxSettings(
-        workers=1,
-        memory_limit_bytes=int(_default(S, "ocr_memory_mb")) * 1024 * 1024,
-        timeout_seconds=timeout,
-    )
 
-    def make(sandbox: Sandbox) -> Recognizer:
-        source = LocalSource(
-            sandbox, tesseract_cmd=_default(S, "tesseract_cmd"), dpi=_default(S, "ocr_dpi")
-        )
-        # No raw archive: a local parse writes nothing anywhere.
-        return ScanGatewayRecognizer(
-            source, archive=None, max_seconds=float(_default(S, "scan_max_seconds"))
-        )
+def _identity(service: Service) -> ServiceInfo:
+    """The service's name and version, as its result files carry them."""
+    from services.runtime.envelopes import ServiceInfo
 
-    return settings, make, ServiceInfo(SERVICE_NAME, service_version()), timeout
+    if service == "tabular-parser":
+        from services.tabular_parser import app as tabular
+
+        return ServiceInfo(tabular.SERVICE_NAME, tabular.service_version())
+    from services.scan_gateway import app as gateway
+
+    return ServiceInfo(gateway.SERVICE_NAME, gateway.service_version())
+
+
+def _setup(service: Service, *, workers: int) -> tuple[BuiltRecognizer, float]:
+    """The service's recogniser as its app builds it (`build_recognizer`) and the time budget
+    of one file."""
+    try:
+        if service == "tabular-parser":
+            from services.tabular_parser.recognizer import build_recognizer as build_tabular
+            from services.tabular_parser.settings import TabularParserSettings
+
+            tabular_settings = _unniced(load_settings(TabularParserSettings))
+            return (
+                build_tabular(tabular_settings, workers=workers),
+                tabular_settings.pool.timeout_seconds,
+            )
+        from services.scan_gateway.recognizer import build_recognizer as build_gateway
+        from services.scan_gateway.settings import ScanGatewaySettings
+
+        # Never the scanning system: a local parse talks to no server.
+        scan_settings = _unniced(load_settings(ScanGatewaySettings, scan=ScanSettings()))
+    except SettingsError as exc:
+        raise ConfigError(f"invalid settings: {exc}") from None
+    return build_gateway(scan_settings, workers=workers), scan_settings.pool.timeout_seconds

@@ -1,29 +1,35 @@
 """`arm-ka`: recognise a local file, or send one to a running core and follow its job.
 
-    arm-ka parse FILE [--json | --summary]     no servers: the services' recognisers, locally
+    arm-ka parse FILE|FOLDER… [--json [--indent] | --summary] [--jobs N] [--export OUT.xlsx]
+                                               no servers: the services' recognisers, locally
     arm-ka recognize FILE [--core URL] [--timeout S] [--json]
     arm-ka job JOB_ID [--core URL] [--follow] [--timeout S] [--json]
 
 Exit codes: 0 recognised (done or needs_check), 2 recognition ended in error (or the job in
-error / timeout / dlq), 64 usage (bad arguments, missing file), 65 the core refused the file,
-69 the core is unreachable, 75 the job was not final within --timeout, 130 interrupted.
+error / timeout / dlq), 64 usage (bad arguments, missing or empty file, a job id that is no
+UUID), 65 the core refused the request (4xx, an unknown job too), 69 the core is unreachable,
+75 the job was not final within --timeout, 78 an invalid environment setting, 130 interrupted.
+The exit code says how the work ended even when stdout is closed early (`| head`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
+import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
-from services.cli._core import CoreClient
-from services.cli._local import Service, parse_file, read_file
-from services.cli._summary import summarise_job, summarise_result
-from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError
+import orjson
+
+from services.cli._local import LocalParse, Planned, expand_paths, parse_files, plan, read_file
+from services.cli._progress import ProgressLine
+from services.cli._summary import file_line, summarise_job, summarise_result, total_line
+from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
+from services.runtime.local_command import exit_code_of, silence_stdout, write_json
 from services.runtime.version import package_version
 
 __all__ = [
@@ -32,19 +38,12 @@ __all__ = [
     "build_parser",
     "exit_code_of",
     "main",
-    "service_parse_main",
 ]
 
 DEFAULT_CORE_URL = "http://127.0.0.1:8000"
 CORE_URL_ENV = "ARM_KA_CORE_URL"
-_OK_STATUSES = frozenset({"done", "needs_check"})
 EXIT_USAGE = 64
 EXIT_INTERRUPTED = 130
-
-
-def exit_code_of(status: str) -> int:
-    """0 for a recognised file (done, needs_check), 2 for anything else that is final."""
-    return EXIT_OK if status in _OK_STATUSES else EXIT_ERROR
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,24 +59,45 @@ def build_parser() -> argparse.ArgumentParser:
         prog="arm-ka",
         description="АРМ КА recognition: parse a file locally, or send it to a running arm-core.",
         epilog="Exit codes: 0 done/needs_check, 2 error, 64 usage or missing file, "
-        "65 refused by the core, 69 core unreachable, 75 not final within --timeout.",
+        "65 refused by the core, 69 core unreachable, 75 not final within --timeout, "
+        "78 invalid settings.",
     )
     parser.add_argument("--version", action="version", version=f"arm-ka {package_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     parse = commands.add_parser(
         "parse",
-        help="recognise a local file with no servers (Excel, PDF, PNG, JPG)",
-        description="Recognise a local file without NATS, S3 or the core, through the same "
+        help="recognise local files with no servers (Excel, PDF, PNG, JPG)",
+        description="Recognise local files without NATS, S3 or the core, through the same "
         "recognisers the services run: Excel (XLS/XLSX/XLSB) by the tabular parser, PDF/PNG/JPG "
         "by the scan-gateway's local recogniser. The type is taken from the content's signature, "
-        "else from the extension.",
+        "else from the extension. A folder stands for its supported files. One file gets a "
+        "summary; several get a line each and a total.",
     )
-    parse.add_argument("file", type=Path, metavar="FILE")
+    parse.add_argument("files", type=Path, nargs="+", metavar="FILE")
     shape = parse.add_mutually_exclusive_group()
-    shape.add_argument("--json", action="store_true", help="print the result file as JSON")
+    shape.add_argument(
+        "--json",
+        action="store_true",
+        help="print the result file as JSON (several files: one per line)",
+    )
     shape.add_argument(
         "--summary", action="store_true", help="print a readable summary (the default)"
+    )
+    parse.add_argument("--indent", action="store_true", help="with --json: indent the JSON")
+    parse.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="worker processes recognising files at once (1)",
+    )
+    parse.add_argument(
+        "--export",
+        type=Path,
+        default=None,
+        metavar="OUT.xlsx",
+        help="also write every document to one workbook: an index sheet and a sheet each",
     )
 
     core_help = f"arm-core base URL (default ${CORE_URL_ENV} or {DEFAULT_CORE_URL})"
@@ -102,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="show one job of arm-core and its documents",
         description="Show a job of arm-core (GET /api/v1/jobs/JOB_ID) and its documents.",
     )
-    job.add_argument("job_id", metavar="JOB_ID")
+    job.add_argument("job_id", type=_job_id, metavar="JOB_ID")
     job.add_argument("--core", default=None, metavar="URL", help=core_help)
     job.add_argument("--follow", action="store_true", help="wait until the job is final")
     job.add_argument(
@@ -117,7 +137,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         if args.command == "parse":
-            return _parse(args.file, as_json=args.json, out=sys.stdout)
+            return _parse(args)
         if args.command == "recognize":
             return _recognize(args)
         return _job(args)
@@ -131,49 +151,101 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _closed_stdout()
 
 
-def service_parse_main(service: Service, argv: Sequence[str] | None = None) -> int:
-    """`python -m services.<service> FILE [--summary]`: a local parse by one service's code."""
-    module = service.replace("-", "_")
-    parser = _Parser(
-        prog=f"python -m services.{module}",
-        description=f"Recognise a local file with {service}'s recogniser, without NATS or S3, "
-        "and print the result file JSON (the document the service would write to S3).",
-        epilog="Exit codes: 0 done/needs_check, 2 error, 64 usage or missing file.\n"
-        "The service itself runs with:\n"
-        f"  faststream run services.{module}.app:create_app --factory",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("file", type=Path, metavar="FILE")
-    parser.add_argument("--summary", action="store_true", help="a readable summary, not JSON")
-    args = parser.parse_args(argv)
-    try:
-        return _parse(args.file, as_json=not args.summary, out=sys.stdout, only=service)
-    except CliError as exc:
-        print(f"{parser.prog}: {exc.message}", file=sys.stderr)
-        return exc.exit_code
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        return _closed_stdout()
-
-
 def _closed_stdout() -> int:
-    """The reader went away (`| head`): stop quietly, as Unix tools do."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
+    """The reader went away before anything was known (`| head` on a usage error)."""
+    silence_stdout()
     return EXIT_OK
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _job_id(text: str) -> str:
+    """A job id is a UUID in its canonical form: anything else is refused here, not sent."""
+    try:
+        canonical = str(uuid.UUID(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a job id (a UUID): {text!r}") from None
+    if canonical != text.lower():
+        raise argparse.ArgumentTypeError(
+            f"not a job id in the canonical UUID form (8-4-4-4-12): {text!r}"
+        )
+    return canonical
 
 
 # -- commands ----------------------------------------------------------------------------------
 
 
-def _parse(path: Path, *, as_json: bool, out: TextIO, only: Service | None = None) -> int:
-    parsed = parse_file(path, only=only)
-    if as_json:
-        _print_json(parsed.result, out)
+def _parse(args: argparse.Namespace) -> int:
+    paths = expand_paths(args.files)
+    batch = len(paths) > 1 or any(path.is_dir() for path in args.files)
+    planned: list[Planned] = []
+    skipped: list[str] = []
+    for path in paths:
+        try:
+            planned.append(plan(path))
+        except UsageError as exc:
+            if not batch:
+                raise
+            skipped.append(exc.message)
+    with ProgressLine(sys.stderr, planned) as progress:
+
+        def report(parsed: list[LocalParse]) -> int:
+            progress.stop()
+            statuses = [str(p.result.status) for p in parsed]
+            code = EXIT_OK if all(exit_code_of(s) == EXIT_OK for s in statuses) else EXIT_ERROR
+            if skipped:
+                code = max(code, EXIT_ERROR)
+            if args.export is not None:
+                _export(args.export, parsed)
+            try:
+                _print_parsed(parsed, skipped, args=args, batch=batch)
+            except BrokenPipeError:
+                silence_stdout()  # the reader left; the exit code still says how work ended
+            return code
+
+        return (
+            parse_files(planned, report, jobs=args.jobs, progress=progress)
+            if planned
+            else report([])
+        )
+
+
+def _print_parsed(
+    parsed: list[LocalParse], skipped: list[str], *, args: argparse.Namespace, batch: bool
+) -> None:
+    if args.json:
+        for item in parsed:
+            write_json(item.result, indent=args.indent)
+    elif not batch:
+        only = parsed[0]
+        print(summarise_result(only.result.body(), name=only.path.name, file_type=only.file_type))
     else:
-        print(summarise_result(parsed.result, name=path.name, file_type=parsed.file_type), file=out)
-    return exit_code_of(str(parsed.result.get("status")))
+        for item in parsed:
+            print(file_line(item.result.body(), name=str(item.path), file_type=item.file_type))
+        for reason in skipped:
+            print(f"{'skipped':<12} {reason}")
+        print(total_line([str(p.result.status) for p in parsed], skipped=len(skipped)))
+    for reason in skipped if args.json else []:
+        print(f"arm-ka: skipped {reason}", file=sys.stderr)
+
+
+def _export(path: Path, parsed: list[LocalParse]) -> None:
+    from services.cli._export import export_workbook  # openpyxl only when asked
+
+    files = [(str(p.path), p.file_type, p.result.body()) for p in parsed]
+    try:
+        sheets = export_workbook(path, files)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(f"exported {sheets} document(s) of {len(files)} file(s) to {path}", file=sys.stderr)
 
 
 def _core_url(option: str | None) -> str:
@@ -181,6 +253,8 @@ def _core_url(option: str | None) -> str:
 
 
 def _recognize(args: argparse.Namespace) -> int:
+    from services.cli._core import CoreClient  # httpx only for the core's commands
+
     path: Path = args.file
     data = read_file(path)
     with CoreClient(_core_url(args.core)) as core:
@@ -192,11 +266,14 @@ def _recognize(args: argparse.Namespace) -> int:
         )
         job = core.follow(job_id, timeout=args.timeout, on_status=_progress(time.monotonic()))
         documents = core.documents(file_id, job_id)
-    _print_job(job, documents, name=path.name, as_json=args.json)
-    return exit_code_of(str(job.get("status")))
+    return _print_job(
+        job, documents, name=path.name, as_json=args.json, code=exit_code_of(str(job.get("status")))
+    )
 
 
 def _job(args: argparse.Namespace) -> int:
+    from services.cli._core import CoreClient
+
     with CoreClient(_core_url(args.core)) as core:
         if args.follow:
             job = core.follow(
@@ -205,9 +282,9 @@ def _job(args: argparse.Namespace) -> int:
         else:
             job = core.job(args.job_id)
         documents = core.documents(str(job["file_id"]), str(job["job_id"]))
-    _print_job(job, documents, name=None, as_json=args.json)
     status = str(job.get("status"))
-    return exit_code_of(status) if status not in ("queued", "published", "processing") else 0
+    code = exit_code_of(status) if status not in ("queued", "published", "processing") else 0
+    return _print_job(job, documents, name=None, as_json=args.json, code=code)
 
 
 def _progress(started: float) -> Any:
@@ -218,14 +295,24 @@ def _progress(started: float) -> Any:
 
 
 def _print_job(
-    job: dict[str, Any], documents: list[dict[str, Any]] | None, *, name: str | None, as_json: bool
-) -> None:
-    if as_json:
-        _print_json({"job": job, "documents": documents}, sys.stdout)
-    else:
-        print(summarise_job(job, documents, name=name))
-
-
-def _print_json(body: Any, out: TextIO) -> None:
-    json.dump(body, out, ensure_ascii=False, indent=2)
-    out.write("\n")
+    job: dict[str, Any],
+    documents: list[dict[str, Any]] | None,
+    *,
+    name: str | None,
+    as_json: bool,
+    code: int,
+) -> int:
+    """Print the job; `code` is returned even when stdout is closed early (`| head`)."""
+    try:
+        if as_json:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(
+                orjson.dumps({"job": job, "documents": documents}, option=orjson.OPT_INDENT_2)
+                + b"\n"
+            )
+            sys.stdout.flush()
+        else:
+            print(summarise_job(job, documents, name=name), flush=True)
+    except BrokenPipeError:
+        silence_stdout()
+    return code

@@ -7,7 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["summarise_document", "summarise_job", "summarise_result"]
+__all__ = [
+    "failed_checks",
+    "file_line",
+    "summarise_document",
+    "summarise_job",
+    "summarise_result",
+    "total_line",
+]
 
 _LISTED = 8
 """Warnings and failed checks listed per document; the rest are counted."""
@@ -86,7 +93,10 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
     head = f"{indent}{number}. {' '.join(parts)}"
     head += "".join(f", {part}" for part in (size, where) if part)
     out = [head]
-    failed = list(_failed_checks(document.get("checks")))
+    header = _header(document.get("header"))
+    if header:
+        out.append(f"{indent}   {header}")
+    failed = list(failed_checks(document.get("checks")))
     if failed:
         out.append(f"{indent}   failed checks: {len(failed)}")
         out += [f"{indent}     - {text}" for text in failed[:_LISTED]]
@@ -96,6 +106,30 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
         out.append(f"{indent}   failed checks: none")
     out += _warnings("warnings", document.get("warnings") or [], indent=f"{indent}   ")
     return out
+
+
+def _header(header: Any) -> str | None:
+    """«ООО «Ромашка» · ИНН 7728168971 · 2024-12-31 · тыс. руб.»: a field the document has but
+    did not find says so, a field to review is marked."""
+    if not isinstance(header, Mapping):
+        return None
+    review = set(header.get("needs_review_fields") or [])
+    start, end = header.get("period_start"), header.get("period_end")
+    fields = [
+        ("organization_name", "organisation", header.get("organization_name"), "{}"),
+        ("inn", "ИНН", header.get("inn"), "ИНН {}"),
+        ("report_date", "date", header.get("report_date"), "{}"),
+        ("period", "period", f"{start} – {end}" if start and end else None, "{}"),
+        ("units", "units", header.get("units"), "{}"),
+    ]
+    shown = []
+    for name, label, value, template in fields:
+        if value:
+            mark = " (needs review)" if name in review else ""
+            shown.append(template.format(value) + mark)
+        elif name in header:
+            shown.append(f"{label} not found")
+    return " · ".join(shown) if shown else None
 
 
 def _size(document: Mapping[str, Any]) -> str | None:
@@ -127,7 +161,7 @@ def _where(locator: Any) -> str | None:
     return None
 
 
-def _failed_checks(checks: Any) -> Iterable[str]:
+def failed_checks(checks: Any) -> Iterable[str]:
     """Every failed check: statement relations (hard, soft) and ОСВ checks."""
     if not isinstance(checks, Mapping):
         return
@@ -155,15 +189,53 @@ def _check_text(item: Mapping[str, Any]) -> str:
 
 
 def _warnings(title: str, warnings: Sequence[Any], *, indent: str) -> list[str]:
+    """The warnings folded by code (and header field): «COLUMN_PERIOD_UNKNOWN ×212 (info): …»,
+    «HEADER_FIELD_MISSING: inn (info): …»."""
     items = [w for w in warnings if isinstance(w, Mapping)]
     if not items:
         return []
-    out = [f"{indent}{title}: {len(items)}"]
-    for warning in items[:_LISTED]:
-        out.append(
-            f"{indent}  - {warning.get('code', '?')} ({warning.get('severity', '?')}): "
-            f"{warning.get('message', '')}"
+    folded: dict[tuple[str, str, str], list[Mapping[str, Any]]] = {}
+    for warning in items:
+        key = (
+            str(warning.get("code", "?")),
+            str(warning.get("field") or ""),
+            str(warning.get("severity", "?")),
         )
-    if len(items) > _LISTED:
-        out.append(f"{indent}  … and {len(items) - _LISTED} more")
+        folded.setdefault(key, []).append(warning)
+    out = [f"{indent}{title}: {len(items)}"]
+    for (code, field, severity), same in list(folded.items())[:_LISTED]:
+        name = f"{code}: {field}" if field else code
+        times = f" ×{len(same)}" if len(same) > 1 else ""
+        out.append(f"{indent}  - {name}{times} ({severity}): {same[0].get('message', '')}")
+    if len(folded) > _LISTED:
+        rest = sum(len(same) for same in list(folded.values())[_LISTED:])
+        out.append(f"{indent}  … and {rest} more ({len(folded) - _LISTED} codes)")
     return out
+
+
+def file_line(result: Mapping[str, Any], *, name: str, file_type: str) -> str:
+    """One line of a batch: «a.xlsx  XLSX  needs_check  BALANCE, INCOME  1 failed check»."""
+    status = str(result.get("status", "?"))
+    documents = [d for d in result.get("documents") or [] if isinstance(d, Mapping)]
+    error = result.get("error")
+    if isinstance(error, Mapping):
+        what = f"{error.get('code', '?')}: {error.get('message', '')}"
+    elif documents:
+        kinds = ", ".join(str(d.get("document_type", "?")) for d in documents)
+        failed = sum(len(list(failed_checks(d.get("checks")))) for d in documents)
+        what = f"{kinds}; {failed} failed check{'' if failed == 1 else 's'}"
+    else:
+        what = "no document"
+    return f"{status:<12} {name} ({file_type}): {what}"
+
+
+def total_line(statuses: Sequence[str], *, skipped: int = 0) -> str:
+    """«total: 4 files — 2 done, 1 needs_check, 1 error; 1 skipped»."""
+    counts: dict[str, int] = {}
+    for status in statuses:
+        counts[status] = counts.get(status, 0) + 1
+    order = ["done", "needs_check", "error"]
+    parts = [f"{counts[k]} {k}" for k in order + sorted(set(counts) - set(order)) if k in counts]
+    text = f"total: {len(statuses)} file{'' if len(statuses) == 1 else 's'}"
+    text += " — " + ", ".join(parts) if parts else ""
+    return text + (f"; {skipped} skipped" if skipped else "")

@@ -1,7 +1,8 @@
 """The CLI's one exception root: a message for the user and the exit code it ends with.
 
 CliError
-├── UsageError        bad arguments, a missing or unreadable file (64, EX_USAGE)
+├── UsageError        bad arguments, a missing, empty or unreadable file (64, EX_USAGE)
+├── ConfigError       an invalid environment setting (78, EX_CONFIG)
 ├── CoreUnavailable   the core cannot be reached or answered 5xx (69, EX_UNAVAILABLE)
 ├── CoreRejected      the core refused the request (4xx) (65, EX_DATAERR)
 └── JobTimedOut       the job did not reach a final status in time (75, EX_TEMPFAIL)
@@ -13,6 +14,7 @@ __all__ = [
     "EXIT_ERROR",
     "EXIT_OK",
     "CliError",
+    "ConfigError",
     "CoreRejected",
     "CoreUnavailable",
     "JobTimedOut",
@@ -37,6 +39,10 @@ class CliError(Exception):
 
 class UsageError(CliError):
     exit_code = 64
+
+
+class ConfigError(CliError):
+    exit_code = 78
 
 
 class CoreUnavailable(CliError):

@@ -11,9 +11,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from services.cli._core import CoreClient
-from services.cli._summary import summarise_job
-from services.cli.exceptions import CliError
+from services.cli import CliError, CoreClient, summarise_job
 from services.devstack._samples import Sample, samples
 
 __all__ = ["run_demo"]

@@ -27,13 +27,14 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 from pydantic_settings import SettingsError as _SourceError
 
 from services.runtime import nats_auth
 from services.runtime.exceptions import SettingsError
 from services.runtime.logging import register_secret
 from services.runtime.settings_errors import ENV_PREFIX, translate
+from services.runtime.worker_pool import PlainGroupSource, WorkerPoolSettings
 
 __all__ = [
     "SUBJECT_KEYS",
@@ -319,9 +320,11 @@ class RecognitionServiceSettings(Settings):
     acked and answered TIMEOUT at once); `MAX_OBJECT_BYTES`: the largest object read from S3;
     `SEEN_JOBS_MAX` / `SEEN_JOBS_MAX_AGE_SECONDS`: the bounded memory of finished jobs that
     answers repeats (a job in work is never forgotten); `GRACEFUL_TIMEOUT_SECONDS`: how long
-    SIGTERM waits for jobs in flight.
+    SIGTERM waits for jobs in flight. `pool`: the recogniser's worker processes
+    (services.runtime.worker_pool; each service narrows it with its own environment names).
     """
 
+    pool: WorkerPoolSettings = WorkerPoolSettings()
     jobs_in_flight: int = Field(8, ge=1, le=256, validation_alias=plain_env("JOBS_IN_FLIGHT"))
     backlog_max: int = Field(1000, ge=0, le=100_000, validation_alias=plain_env("BACKLOG_MAX"))
     max_object_bytes: int = Field(
@@ -334,6 +337,19 @@ class RecognitionServiceSettings(Settings):
     graceful_timeout_seconds: float = Field(
         15.0, ge=0, validation_alias=plain_env("GRACEFUL_TIMEOUT_SECONDS")
     )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """The pool's plain names (`PARSE_WORKERS`) after the arguments, before the rest."""
+        plain = PlainGroupSource(settings_cls)
+        return (init_settings, plain, env_settings, dotenv_settings, file_secret_settings)
 
 
 def _walk_secrets(model: BaseModel) -> Iterator[str]:

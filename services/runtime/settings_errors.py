@@ -35,7 +35,7 @@ def env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
     """The environment key of an error location (`('nats', 'nats_url')` → OPENBAO__NATS__NATS_URL)."""
     parts: list[str] = []
     model: type[BaseModel] | None = cls
-    for i, part in enumerate(loc):
+    for part in loc:
         name = str(part)
         field = model.model_fields.get(name) if model is not None else None
         if field is None and model is not None:
@@ -44,7 +44,7 @@ def env_key(cls: type[BaseModel], loc: tuple[int | str, ...]) -> str:
                 if name in _aliases(finfo.validation_alias):
                     field, name = finfo, fname
                     break
-        if i == 0 and field is not None:
+        if field is not None:  # a plain knob, at the top or in a group (`pool`)
             aliases = _aliases(field.validation_alias)
             if aliases:
                 return aliases[0]

@@ -23,18 +23,10 @@ from faststream.asgi import AsgiFastStream
 from services.runtime.logging import configure_logging
 from services.runtime.protocol import attempt_from_body_or_one
 from services.runtime.recognizer import Recognizer
-from services.runtime.sandbox import Sandbox, SandboxSettings
 from services.runtime.service import ServiceSpec, build_service_app, package_version
 from services.runtime.settings import load_settings
 from services.runtime.storage import S3Storage
-from services.scan_gateway.client import ScanClient, ScanClientSettings
-from services.scan_gateway.raw import RawArchive
-from services.scan_gateway.recognizer import (
-    HttpSource,
-    LocalSource,
-    ResultSetSource,
-    ScanGatewayRecognizer,
-)
+from services.scan_gateway.recognizer import build_recognizer
 from services.scan_gateway.settings import ScanGatewaySettings
 
 __all__ = [
@@ -101,39 +93,12 @@ def create_app(
         storage = s3
     note = "recognition by an injected recogniser"
     if recognizer is None:
-        source: ResultSetSource
-        if settings.scan.scan_url:
-            client = ScanClient(
-                ScanClientSettings(
-                    base_url=settings.scan.scan_url,
-                    token=settings.scan.scan_token,
-                    call_timeout_seconds=settings.scan_call_timeout_seconds,
-                    retries=settings.scan_retries,
-                    backoff_seconds=settings.scan_backoff_seconds,
-                    poll_interval_seconds=settings.scan_poll_interval_seconds,
-                )
-            )
-            resources.append(client)
-            source = HttpSource(client)
-            note = "recognition by the scanning system"
-        else:
-            sandbox = Sandbox(
-                SandboxSettings(
-                    workers=min(settings.ocr_workers, settings.jobs_in_flight),
-                    memory_limit_bytes=settings.ocr_memory_mb * 1024 * 1024,
-                    timeout_seconds=settings.ocr_timeout_seconds,
-                    max_tasks_per_child=settings.ocr_max_tasks_per_child,
-                )
-            )
-            resources.append(sandbox)
-            source = LocalSource(
-                sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi
-            )
-            note = "recognition by the local recogniser"
-        recognizer = ScanGatewayRecognizer(
-            source,
-            archive=RawArchive(storage, settings.s3.s3_results_bucket),
-            max_seconds=settings.scan_max_seconds,
+        recognizer, pool = build_recognizer(settings, archive_store=storage)
+        resources.extend(pool)
+        note = (
+            "recognition by the scanning system"
+            if settings.scan.scan_url
+            else "recognition by the local recogniser"
         )
     return build_service_app(
         SPEC,

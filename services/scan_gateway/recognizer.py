@@ -5,6 +5,8 @@ recogniser (`LocalSource`, text-layer PDFs directly, raster pages and images thr
 Tesseract, in a worker process). Whatever the source, the exchange is bounded by the job's
 reply_deadline: running past it ends the job in TIMEOUT; a deadline already passed before the
 file is sent is the shared protocol's reply_deadline rule (TIMEOUT too, for both services).
+`build_recognizer` is the one place the recogniser is built from settings, for the service app
+and for a local parse alike.
 """
 
 from __future__ import annotations
@@ -14,16 +16,17 @@ import datetime as dt
 import logging
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
 from services.runtime.sandbox import (
+    Sandbox,
     SandboxCrashed,
     SandboxError,
     SandboxMemoryError,
     SandboxTimeout,
 )
-from services.scan_gateway.client import ScanClient
+from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.errors import (
     FileUnreadable,
     ItemInvalid,
@@ -32,8 +35,12 @@ from services.scan_gateway.errors import (
     ScanSystemError,
 )
 from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
-from services.scan_gateway.raw import RawArchive
+from services.scan_gateway.raw import RawArchive, RawStore
 from services.scan_gateway.resultset import Item, RawResultSet, parse_item
+
+if TYPE_CHECKING:  # the worker process imports this module: it needs no settings
+    from services.runtime.worker_pool import BuiltRecognizer
+    from services.scan_gateway.settings import ScanGatewaySettings
 
 __all__ = [
     "HttpSource",
@@ -41,6 +48,7 @@ __all__ = [
     "ResultSetSource",
     "SandboxRunner",
     "ScanGatewayRecognizer",
+    "build_recognizer",
     "seconds_left",
 ]
 
@@ -101,6 +109,53 @@ class LocalSource:
             msg = f"the local recogniser returned {type(items).__name__}"
             raise TypeError(msg)
         return RawResultSet(items=items, source="local")
+
+
+def build_recognizer(
+    settings: ScanGatewaySettings,
+    *,
+    archive_store: RawStore | None = None,
+    workers: int | None = None,
+) -> BuiltRecognizer:
+    """The service's recogniser: the scanning system when OPENBAO__SCAN__SCAN_URL is set, else
+    the local recogniser over its worker pool (`settings.pool`).
+
+    `archive_store` receives the raw result sets (the service's S3; none for a local parse,
+    which writes nothing anywhere). `workers` sizes the pool; by default OCR_WORKERS capped by
+    JOBS_IN_FLIGHT.
+    """
+    from services.runtime.worker_pool import BuiltRecognizer
+
+    source: ResultSetSource
+    resources: tuple[ScanClient, ...] | tuple[Sandbox, ...]
+    if settings.scan.scan_url:
+        client = ScanClient(
+            ScanClientSettings(
+                base_url=settings.scan.scan_url,
+                token=settings.scan.scan_token,
+                call_timeout_seconds=settings.scan_call_timeout_seconds,
+                retries=settings.scan_retries,
+                backoff_seconds=settings.scan_backoff_seconds,
+                poll_interval_seconds=settings.scan_poll_interval_seconds,
+            )
+        )
+        source, resources = HttpSource(client), (client,)
+    else:
+        size = (
+            workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
+        )
+        sandbox = Sandbox(settings.pool.sandbox(workers=size))
+        source = LocalSource(sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi)
+        resources = (sandbox,)
+    archive = (
+        RawArchive(archive_store, settings.s3.s3_results_bucket)
+        if archive_store is not None
+        else None
+    )
+    recognizer = ScanGatewayRecognizer(
+        source, archive=archive, max_seconds=settings.scan_max_seconds
+    )
+    return BuiltRecognizer(recognizer, resources)
 
 
 class ScanGatewayRecognizer:

@@ -14,17 +14,18 @@ while every worker process is busy.
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractAsyncContextManager
+from typing import Any
 
 from faststream.asgi import AsgiFastStream
 
 from services.runtime.logging import configure_logging
 from services.runtime.protocol import ObjectStore, attempt_from_body_or_header
 from services.runtime.recognizer import Recognizer
-from services.runtime.sandbox import Sandbox, SandboxSettings
 from services.runtime.service import ServiceSpec, build_service_app, package_version
 from services.runtime.settings import load_settings
 from services.runtime.storage import S3Storage
-from services.tabular_parser.recognizer import TabularRecognizer
+from services.tabular_parser.recognizer import build_recognizer
 from services.tabular_parser.settings import TabularParserSettings
 
 __all__ = ["FILE_TYPES", "SERVICE_NAME", "SPEC", "create_app", "service_version"]
@@ -64,19 +65,10 @@ def create_app(
     if settings is None:  # a real run: logs go to stderr, secrets redacted
         configure_logging()
         settings = load_settings(TabularParserSettings)
-    resources: list[Sandbox | S3Storage] = []
+    resources: list[AbstractAsyncContextManager[Any]] = []
     if recognizer is None:
-        sandbox = Sandbox(
-            SandboxSettings(
-                workers=min(settings.parse_workers, settings.jobs_in_flight),
-                memory_limit_bytes=settings.parse_memory_mb * 1024 * 1024,
-                timeout_seconds=settings.parse_timeout_seconds,
-                max_tasks_per_child=settings.parse_max_tasks_per_child,
-                niceness=settings.parse_nice,
-            )
-        )
-        resources.append(sandbox)
-        recognizer = TabularRecognizer(sandbox)
+        recognizer, pool = build_recognizer(settings)
+        resources.extend(pool)
     if storage is None:
         storage = S3Storage(settings.s3)
         resources.insert(0, storage)

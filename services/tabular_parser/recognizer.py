@@ -4,6 +4,9 @@ Steps, all in the child process (never on the event loop; calamine may abort a p
 hostile file): signature (not XLS / XLSX / XLSB → UNSUPPORTED_FORMAT), open the workbook (an
 Excel signature that cannot be read → UNREADABLE), then `analyse_workbook`. A child that dies,
 runs out of memory or time makes that one job UNREADABLE; the service goes on.
+
+`build_recognizer` is the one place it is built from settings, for the service app and for a
+local parse alike.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from services.runtime.recognizer import (
     EncodedRecognition,
@@ -22,6 +25,7 @@ from services.runtime.recognizer import (
     RecognitionFailed,
 )
 from services.runtime.sandbox import (
+    Sandbox,
     SandboxCrashed,
     SandboxError,
     SandboxMemoryError,
@@ -34,10 +38,15 @@ from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements
 
+if TYPE_CHECKING:  # the worker process imports this module: it needs no settings
+    from services.runtime.worker_pool import BuiltRecognizer
+    from services.tabular_parser.settings import TabularParserSettings
+
 __all__ = [
     "SandboxRunner",
     "TabularRecognizer",
     "analyse_workbook",
+    "build_recognizer",
     "recognise_bytes",
     "recognise_encoded",
 ]
@@ -78,6 +87,21 @@ class TabularRecognizer:
             msg = f"the worker returned {type(result).__name__}, not an EncodedRecognition"
             raise TypeError(msg)
         return result
+
+
+def build_recognizer(
+    settings: TabularParserSettings, *, workers: int | None = None
+) -> BuiltRecognizer:
+    """The service's recogniser over its own worker pool (`settings.pool`).
+
+    `workers` sizes the pool (a local parse of N files at once); by default PARSE_WORKERS,
+    capped by JOBS_IN_FLIGHT since no more workbooks than that are ever read at once.
+    """
+    from services.runtime.worker_pool import BuiltRecognizer
+
+    size = workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
+    sandbox = Sandbox(settings.pool.sandbox(workers=size))
+    return BuiltRecognizer(TabularRecognizer(sandbox), (sandbox,))
 
 
 def recognise_encoded(data: bytes) -> EncodedRecognition:

@@ -4,6 +4,8 @@ arm-core, tabular-parser, scan-gateway as processes), and against no core at all
 from __future__ import annotations
 
 import json
+import subprocess
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import pytest
 from services.devstack import LocalStack
 from services.devstack.embedded import free_port
 from tests.builders import write_xlsx
-from tests.cli._run import arm_ka
+from tests.cli._run import ARM_KA, arm_ka
 from tests.tabular_parser.statements._forms import onec_workbook
 
 
@@ -77,3 +79,53 @@ def test_recognize_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     run = arm_ka("recognize", str(tmp_path / "nope.pdf"), "--core", "http://127.0.0.1:9")
     assert run.returncode == 64
     assert "file not found" in run.stderr
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_a_failed_job_is_not_exit_0_when_stdout_is_closed(
+    stack: LocalStack, tmp_path: Path
+) -> None:
+    """`arm-ka recognize broken.pdf | head`: the reader is gone before the summary is printed;
+    the job ended in error, so the exit code is still 2 (a closed stdout is no success)."""
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"%PDF-1.4\nnot really a pdf\n")
+    for extra in ((), ("--json",)):
+        process = subprocess.Popen(
+            [str(ARM_KA), "recognize", str(path), "--core", stack.core_url, *extra],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        process.stdout.close()  # as `head` does once it has read enough
+        _, stderr = process.communicate(timeout=120)
+        assert process.returncode == 2, stderr.decode()
+        assert b"Traceback" not in stderr
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_an_unknown_job_is_refused(stack: LocalStack) -> None:
+    """`arm-ka job <a job id the core does not know>`: the core's 404 is «refused», exit 65."""
+    unknown = str(uuid.uuid4())
+    run = arm_ka("job", unknown, "--core", stack.core_url)
+    assert run.returncode == 65, run.stderr
+    assert "404" in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize(
+    "job_id",
+    [
+        "not-a-uuid",
+        "12345",
+        "0f8fad5bd9cb469fa16570867728950e",
+        "{0f8fad5b-d9cb-469f-a165-70867728950e}",
+    ],
+)
+def test_a_job_id_that_is_no_uuid_is_refused_before_any_request(job_id: str) -> None:
+    """A job id not in the canonical UUID form is a usage error (64) decided locally: the
+    core's URL points nowhere, so a request would have been exit 69."""
+    run = arm_ka("job", job_id, "--core", f"http://127.0.0.1:{free_port()}")
+    assert run.returncode == 64, run.stderr
+    assert "not a job id" in run.stderr

@@ -20,7 +20,7 @@ def gateway_settings(
     s3_settings: S3Settings, *, nats_url: str | None = None, **overrides: Any
 ) -> ScanGatewaySettings:
     """Settings on the harness S3 with unique subjects and one OCR worker."""
-    values: dict[str, Any] = {"ocr_workers": 1, **overrides}
+    values: dict[str, Any] = {"pool": {"workers": 1}, **overrides}
     return service_settings(ScanGatewaySettings, s3_settings, nats_url=nats_url, **values)
 
 

@@ -1,0 +1,152 @@
+"""`arm-ka parse … --export out.xlsx`: every recognised document in one workbook.
+
+The first sheet, «index», has a row per document (a file with none gets one row saying why):
+file, file type, file status, document number, type, form variant, document status, sheet of
+the workbook it was read from, failed checks (count and text). Then a sheet per document,
+named «N TYPE» after its index row. ОСВ rows are a flat table (one row per account / subconto
+row, amounts as numbers) ready for a pivot; a statement is one row per line with its code,
+name and one column per period column. Amounts are written as exact decimals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+
+from services.cli._summary import failed_checks
+
+__all__ = ["INDEX_COLUMNS", "OSV_COLUMNS", "ExportedFile", "export_workbook"]
+
+INDEX_COLUMNS = (
+    "file",
+    "file_type",
+    "file_status",
+    "document",
+    "document_type",
+    "form_variant",
+    "document_status",
+    "source",
+    "failed_checks",
+    "failed_check_list",
+    "sheet",
+)
+OSV_COLUMNS = (
+    "file",
+    "row_index",
+    "level",
+    "kind",
+    "account",
+    "name",
+    "inn",
+    "opening_debit",
+    "opening_credit",
+    "turnover_debit",
+    "turnover_credit",
+    "closing_debit",
+    "closing_credit",
+)
+_AMOUNTS = frozenset(OSV_COLUMNS[7:])
+
+ExportedFile = tuple[str, str, Mapping[str, Any]]
+"""(file name, file type, its result file or error body)."""
+
+
+def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
+    """Write the workbook; the number of document sheets written."""
+    book = Workbook(write_only=True)
+    index = book.create_sheet("index")
+    index.append(list(INDEX_COLUMNS))
+    number = 0
+    sheets: list[tuple[str, str, Mapping[str, Any]]] = []
+    for name, file_type, result in files:
+        documents = [d for d in result.get("documents") or [] if isinstance(d, Mapping)]
+        status = str(result.get("status", ""))
+        if not documents:
+            error = result.get("error")
+            why = (
+                f"{error.get('code')}: {error.get('message')}"
+                if isinstance(error, Mapping)
+                else "no document"
+            )
+            index.append([name, file_type, status, None, None, None, None, why, 0, None, None])
+            continue
+        for document in documents:
+            number += 1
+            sheet = f"{number} {document.get('document_type', '?')}"[:31]
+            failed = list(failed_checks(document.get("checks")))
+            index.append(
+                [
+                    name,
+                    file_type,
+                    status,
+                    number,
+                    document.get("document_type"),
+                    document.get("form_variant"),
+                    document.get("status"),
+                    _source(document.get("locator")),
+                    len(failed),
+                    "\n".join(failed) or None,
+                    sheet,
+                ]
+            )
+            sheets.append((sheet, name, document))
+    for sheet, name, document in sheets:
+        rows = _osv_rows(name, document) if "rows" in document else _statement_rows(document)
+        target = book.create_sheet(sheet)
+        for row in rows:
+            target.append(row)
+    book.save(path)
+    return len(sheets)
+
+
+def _osv_rows(name: str, document: Mapping[str, Any]) -> Iterable[list[Any]]:
+    yield list(OSV_COLUMNS)
+    for row in document.get("rows") or []:
+        yield [
+            name
+            if column == "file"
+            else _amount(row.get(column))
+            if column in _AMOUNTS
+            else row.get(column)
+            for column in OSV_COLUMNS
+        ]
+
+
+def _statement_rows(document: Mapping[str, Any]) -> Iterable[list[Any]]:
+    columns = [c for c in document.get("columns") or [] if isinstance(c, Mapping)]
+    indexes = [c.get("column_index") for c in columns]
+    yield ["line_code", "line_name", *(str(c.get("label") or "") for c in columns), "needs_review"]
+    for line in document.get("lines") or []:
+        values = {v.get("column_index"): v.get("amount") for v in line.get("values") or []}
+        yield [
+            line.get("line_code"),
+            line.get("line_name"),
+            *(_amount(values.get(i)) for i in indexes),
+            bool(line.get("needs_review")),
+        ]
+
+
+def _amount(value: Any) -> Any:
+    """An amount string as an exact decimal (a number in Excel); anything else as it is."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return Decimal(value)
+    except InvalidOperation:
+        return value
+
+
+def _source(locator: Any) -> str | None:
+    items = locator if isinstance(locator, list) else [locator]
+    where = []
+    for item in items:
+        if isinstance(item, Mapping):
+            if item.get("sheet"):
+                where.append(str(item["sheet"]))
+            elif item.get("page") is not None:
+                where.append(f"page {item['page']}")
+    return ", ".join(where) or None

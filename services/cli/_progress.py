@@ -1,0 +1,143 @@
+"""A progress line on stderr while local work runs: the stage, file n of m, pages, seconds.
+
+One line, redrawn in place (`\\r`, cleared with an ANSI erase) a few times a second, and erased
+when the work ends so the summary starts on a clean line. Only when stderr is a terminal: a
+pipe, a file or a CI log gets nothing from here.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import TextIO
+
+from services.cli._local import Planned
+
+__all__ = ["ProgressLine", "page_count"]
+
+_REDRAW_SECONDS = 0.25
+
+
+def page_count(file: Planned) -> int | None:
+    """The pages a PDF has (a PNG / JPG is one), read in the parent; None for a workbook or a
+    PDF that does not open (the recogniser says why)."""
+    if file.file_type in ("PNG", "JPG"):
+        return 1
+    if file.file_type != "PDF":
+        return None
+    try:
+        import pypdfium2
+
+        document = pypdfium2.PdfDocument(io.BytesIO(file.data))
+    except Exception:
+        return None
+    try:
+        return len(document)
+    finally:
+        document.close()
+
+
+class ProgressLine:
+    """`with ProgressLine(stream, files): …` shows the line while the block runs.
+
+    `start(file)` / `done(file)` are called from the work (any thread); the line names the files
+    being read now, with their stage («reading workbook», «OCR, 3 pages»), and how many of all
+    are done.
+    """
+
+    def __init__(self, stream: TextIO, files: Sequence[Planned]) -> None:
+        self._stream = stream
+        self._enabled = _is_terminal(stream)
+        self._total = len(files)
+        self._done = 0
+        self._running: dict[Path, float] = {}
+        self._stages: dict[Path, str] = {}
+        self._pages: dict[Path, int | None] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._started = time.monotonic()
+        if self._enabled:
+            self._pages = {
+                file.path: page_count(file) for file in files if file.service == "scan-gateway"
+            }
+
+    @property
+    def enabled(self) -> bool:
+        return self._enabled
+
+    def __call__(self, event: str, file: Planned | None) -> None:
+        if not self._enabled or file is None:
+            return
+        with self._lock:
+            if event == "start":
+                self._running[file.path] = time.monotonic()
+                self._stages[file.path] = _stage(file, self._pages.get(file.path))
+            elif event == "done":
+                self._running.pop(file.path, None)
+                self._done += 1
+
+    def __enter__(self) -> ProgressLine:
+        if self._enabled:
+            self._thread = threading.Thread(target=self._redraw, name="progress", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """Erase the line and stop redrawing it (idempotent), before the output is printed."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join()
+            self._write("\r\x1b[2K")
+
+    def _redraw(self) -> None:
+        while not self._stop.wait(_REDRAW_SECONDS):
+            self._write("\r\x1b[2K" + self.text())
+
+    def text(self) -> str:
+        """The line as it is now: «[1/3 done] big.xlsx: reading workbook, 4.2 s»."""
+        now = time.monotonic()
+        with self._lock:
+            running = [
+                f"{path.name}: {self._stages.get(path, 'recognising')}, {now - since:.1f} s"
+                for path, since in self._running.items()
+            ]
+            done = self._done
+        head = f"[{done}/{self._total} done] " if self._total > 1 else ""
+        body = "; ".join(running) if running else f"waiting, {now - self._started:.1f} s"
+        return head + body
+
+    def _write(self, text: str) -> None:
+        try:
+            self._stream.write(text)
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._stop.set()
+
+
+def _stage(file: Planned, pages: int | None) -> str:
+    if file.service == "tabular-parser":
+        return f"reading {file.file_type} workbook"
+    if file.file_type == "PDF" and pages is not None:
+        return f"text layer / OCR, {pages} page{'s' if pages != 1 else ''}"
+    return "OCR, 1 page"
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
