@@ -27,8 +27,8 @@ from services.runtime.settings import (
 )
 
 if TYPE_CHECKING:
-    from services.runtime.local import LocalResult
     from services.runtime.envelopes import ServiceInfo
+    from services.runtime.local import LocalResult
     from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = ["LocalParse", "Planned", "Service", "expand_paths", "parse_files", "plan", "read_file"]

@@ -23,8 +23,8 @@ import orjson
 from services.runtime.settings import RecognitionServiceSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:  # the protocol's modules (NATS, S3 clients) load only when a file is read
-    from services.runtime.local import LocalResult
     from services.runtime.envelopes import ServiceInfo
+    from services.runtime.local import LocalResult
     from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = [
