@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from services.runtime.embedded import free_port
+from services.devstack.embedded import free_port
 
 from services.runtime.sandbox import Sandbox
 from services.runtime.settings import ScanSettings, SettingsError
