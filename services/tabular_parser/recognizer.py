@@ -16,6 +16,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol
 
+from services.excel import Workbook, detect_format, load_workbook
+from services.excel.errors import NotAWorkbook, UnreadableWorkbook
+from services.excel.model import Sheet
 from services.runtime.recognizer import (
     EncodedRecognition,
     ErrorCode,
@@ -31,9 +34,6 @@ from services.runtime.sandbox import (
     SandboxMemoryError,
     SandboxTimeout,
 )
-from services.tabular_parser.excel import Workbook, detect_format, load_workbook
-from services.tabular_parser.excel.errors import NotAWorkbook, UnreadableWorkbook
-from services.tabular_parser.excel.model import Sheet
 from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements

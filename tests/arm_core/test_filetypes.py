@@ -134,7 +134,7 @@ def test_core_parser_and_cli_agree_on_every_file(sample_files: dict[str, bytes])
     when tabular-parser's `detect_format` (for workbooks) and the CLI's `file_type` say T, and
     it refuses it exactly when they find no workbook or image in it."""
     from services.cli._filetype import file_type
-    from services.tabular_parser.excel import detect_format
+    from services.excel import detect_format
 
     seen = {}
     for label, data in _agreement_corpus(sample_files).items():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from services.devstack.workbooks import CellInput, Merge, SheetSpec, hidden_by_merges, merge_bounds
-from services.tabular_parser.excel.model import CellValue, Sheet
+from services.excel.model import CellValue, Sheet
 
 __all__ = ["CellInput", "Merge", "SheetSpec", "hidden_by_merges", "merge_bounds", "spec_of"]
 

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from services.devstack.embedded import free_port
 
+from services.devstack.embedded import free_port
 from services.runtime.sandbox import Sandbox
 from services.runtime.settings import ScanSettings, SettingsError
 from services.scan_gateway.client import ScanClient
@@ -161,3 +161,25 @@ def test_a_local_parse_never_calls_the_scanning_system(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
         body = json.loads(run.stdout)
         assert [d["document_type"] for d in body["documents"]] == ["BALANCE", "INCOME"]
+
+
+_SERVICES = ("arm_core", "tabular_parser", "scan_gateway")
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(f"{package}.")
+
+
+def test_no_service_imports_another_service_or_dev_tooling() -> None:
+    """The three services stand on the shared packages only (runtime, contract, arm_statements,
+    excel): none imports another service, the CLI or the dev stack (#14's "arrows point down")."""
+    offenders = []
+    for service in _SERVICES:
+        others = [f"services.{o}" for o in (*_SERVICES, "cli", "devstack") if o != service]
+        for path in (SERVICES / service).rglob("*.py"):
+            offenders += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in sorted(_imports(path))
+                if any(_within(name, other) for other in others)
+            ]
+    assert offenders == []

@@ -15,7 +15,7 @@ from typing import Any
 
 import xlsxwriter
 
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 from tests.builders import SheetSpec, merge_bounds, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.osv._builder import osv_sheet
 from tests.tabular_parser.osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL

@@ -20,8 +20,8 @@ from pathlib import Path
 import openpyxl
 import xlrd
 
-from services.tabular_parser.excel import parse_amount
-from services.tabular_parser.excel.guards import parse_cell_ref
+from services.excel import parse_amount
+from services.excel.guards import parse_cell_ref
 
 __all__ = ["SAMPLES", "SourceBook", "cell_ref", "source_book"]
 

@@ -45,8 +45,8 @@ from services.arm_core.routes import file_conditions, read_limited
 from services.arm_core.web import source
 from services.arm_core.web.views import money, statement_view
 from services.arm_statements.money import format_amount, parse_amount
+from services.excel import ExcelError
 from services.runtime.storage import StorageError
-from services.tabular_parser.excel import ExcelError
 
 __all__ = ["UI_PREFIX", "build_web_router"]
 

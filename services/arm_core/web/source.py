@@ -16,8 +16,8 @@ from decimal import Decimal
 import pypdfium2
 from PIL import Image
 
-from services.tabular_parser.excel import Workbook, column_letters, load_workbook, parse_amount
-from services.tabular_parser.excel.model import CellValue
+from services.excel import Workbook, column_letters, load_workbook, parse_amount
+from services.excel.model import CellValue
 
 __all__ = [
     "ExcelRef",

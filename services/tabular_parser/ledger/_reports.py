@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.excel.text import squash
+from services.excel.model import Sheet
+from services.excel.text import squash
 
 __all__ = ["LedgerReport", "find_ledger_report"]
 

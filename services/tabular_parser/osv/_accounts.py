@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from services.tabular_parser.excel.model import CellValue
+from services.excel.model import CellValue
 
 __all__ = ["account_code", "is_off_balance"]
 

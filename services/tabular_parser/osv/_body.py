@@ -13,9 +13,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from services.tabular_parser.excel.model import CellValue, Sheet
-from services.tabular_parser.excel.text import squash
-from services.tabular_parser.excel.values import format_kopecks, parse_kopecks
+from services.excel.model import CellValue, Sheet
+from services.excel.text import squash
+from services.excel.values import format_kopecks, parse_kopecks
 
 from ._accounts import account_code
 from ._cells import cell_text

@@ -6,8 +6,8 @@ titles, headers and names have always been read (extras print the date, see ``_b
 
 from __future__ import annotations
 
-from services.tabular_parser.excel.model import CellValue
-from services.tabular_parser.excel.text import cell_text as _shared_cell_text
+from services.excel.model import CellValue
+from services.excel.text import cell_text as _shared_cell_text
 
 __all__ = ["cell_text"]
 

@@ -24,7 +24,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from services.tabular_parser.excel.model import CellRange, CellValue, Sheet, column_letters
+from services.excel.model import CellRange, CellValue, Sheet, column_letters
 
 from ._accounts import account_code
 from ._cells import cell_text

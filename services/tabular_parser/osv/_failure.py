@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from services.tabular_parser.excel.model import CellRange
+from services.excel.model import CellRange
 
 __all__ = ["TableFailure"]
 

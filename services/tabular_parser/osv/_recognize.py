@@ -32,8 +32,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from services.tabular_parser.excel.model import CellRange, Sheet, sheet_ref
-from services.tabular_parser.excel.values import format_kopecks
+from services.excel.model import CellRange, Sheet, sheet_ref
+from services.excel.values import format_kopecks
 
 from ._body import Body, Entry, Issue, read_body
 from ._cells import cell_text

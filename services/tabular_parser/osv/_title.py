@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 
 from ._cells import cell_text
 

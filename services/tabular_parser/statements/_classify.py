@@ -23,8 +23,8 @@ from services.arm_statements.forms import (
     okud_kind,
     title_kind,
 )
-from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.excel.text import cell_text
+from services.excel.model import Sheet
+from services.excel.text import cell_text
 from services.tabular_parser.statements._table import (
     code_column_codes,
     is_notes_header,

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from services.arm_statements import codes_said, fold, names_said, okud_in_cells, title_kind
-from services.tabular_parser.excel.model import CellValue, Sheet
-from services.tabular_parser.excel.text import cell_text, squash
+from services.excel.model import CellValue, Sheet
+from services.excel.text import cell_text, squash
 from services.tabular_parser.statements._classify import DocumentKind, name_texts
 from services.tabular_parser.statements._table import code_column_codes
 

@@ -23,8 +23,8 @@ from services.arm_statements import (
     report_date_in_texts,
     units_for_okei,
 )
-from services.tabular_parser.excel.model import CellValue, Sheet
-from services.tabular_parser.excel.text import cell_text
+from services.excel.model import CellValue, Sheet
+from services.excel.text import cell_text
 
 __all__ = ["HeaderField", "HeaderRead", "read_header"]
 

@@ -18,9 +18,9 @@ from decimal import Decimal
 
 from services.arm_statements import FormVariant, fold, match_line_name
 from services.arm_statements.document import LineRead, ValueIssue, ValueRead
-from services.tabular_parser.excel.model import Sheet, sheet_ref
-from services.tabular_parser.excel.text import cell_text
-from services.tabular_parser.excel.values import parse_amount
+from services.excel.model import Sheet, sheet_ref
+from services.excel.text import cell_text
+from services.excel.values import parse_amount
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 from services.tabular_parser.statements._text import strip_name_footnote
 from services.tabular_parser.statements._wrapped import NameRow, WrappedNames, join_wrapped_names

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass, field
 
 from services.arm_statements import classify_code, fold, parse_period_label
-from services.tabular_parser.excel.model import CellRange, Sheet
-from services.tabular_parser.excel.text import cell_text
+from services.excel.model import CellRange, Sheet
+from services.excel.text import cell_text
 
 __all__ = [
     "TableLayout",

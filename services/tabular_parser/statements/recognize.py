@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.arm_statements import build_document, detect_form_variant, statements_version
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 from services.tabular_parser.statements._classify import DocumentKind, Segment, classify_sheet
 from services.tabular_parser.statements._describe import empty_form_message, other_sheet_message
 from services.tabular_parser.statements._document import Json, Part, read_statement

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.arm_core.web.source import ExcelRef, page_of_ref, parse_excel_ref
-from services.tabular_parser.excel import sheet_ref
+from services.excel import sheet_ref
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from services.tabular_parser.excel.model import CellRange, CellValue, Sheet
+from services.excel.model import CellRange, CellValue, Sheet
 
 Six = tuple[str | None, str | None, str | None, str | None, str | None, str | None]
 NBSP = "\u00a0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html.parser import HTMLParser
 from pathlib import Path
 
-from services.tabular_parser.excel.model import CellRange, CellValue, Sheet
+from services.excel.model import CellRange, CellValue, Sheet
 
 
 class _Tables(HTMLParser):

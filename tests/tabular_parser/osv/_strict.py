@@ -4,7 +4,7 @@ other tables when one raises)."""
 
 from __future__ import annotations
 
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 from services.tabular_parser.osv import OsvResult, read_osv_sheet
 
 __all__ = ["recognize_osv"]

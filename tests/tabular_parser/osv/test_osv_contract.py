@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
-from services.tabular_parser.excel.model import CellRange, Sheet
+from services.excel.model import CellRange, Sheet
 
 from ._builder import osv_sheet
 from ._fixtures import BY_ACCOUNT_ROWS, BY_ACCOUNT_TOTAL, GENERAL_ROWS, GENERAL_TOTAL

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from services.tabular_parser.excel.model import CellRange, Sheet
+from services.excel.model import CellRange, Sheet
 
 from ._builder import R, osv_sheet
 from ._fixtures import BY_ACCOUNT_ROWS, BY_ACCOUNT_TOTAL, GENERAL_ROWS, GENERAL_TOTAL

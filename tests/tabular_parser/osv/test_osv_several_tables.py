@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.contract import Kind, validate
-from services.tabular_parser.excel.model import CellRange
+from services.excel.model import CellRange
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance

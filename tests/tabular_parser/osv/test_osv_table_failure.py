@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from services.contract import Kind, validate
-from services.tabular_parser.excel.model import CellRange
+from services.excel.model import CellRange
 from services.tabular_parser.osv import _recognize, read_osv_sheet
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.builders import spec_of, write_xlsx

@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any, Final, Literal
 
 from services.arm_statements import LINES, FormVariant, format_money, parent_code, print_order
-from services.tabular_parser.excel import load_workbook
+from services.excel import load_workbook
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsb, write_xlsx
 

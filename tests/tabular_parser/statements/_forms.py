@@ -20,8 +20,8 @@ from decimal import Decimal
 from services.devstack._samples import BALANCE_LABELS as BALANCE_LABELS
 from services.devstack._samples import INCOME as DEMO_INCOME
 from services.devstack._samples import INCOME_LABELS as INCOME_LABELS
-from services.tabular_parser.excel import load_workbook
-from services.tabular_parser.excel.model import CellRange, CellValue, Sheet
+from services.excel import load_workbook
+from services.excel.model import CellRange, CellValue, Sheet
 from tests.builders import CellInput, SheetSpec, merge_bounds, write_xls, write_xlsb, write_xlsx
 
 ORG_NAME = "Общество с ограниченной ответственностью «Северный ветер»"

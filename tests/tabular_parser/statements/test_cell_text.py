@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from services.tabular_parser.excel.model import CellValue
-from services.tabular_parser.excel.text import cell_text, squash
+from services.excel.model import CellValue
+from services.excel.text import cell_text, squash
 from services.tabular_parser.osv._cells import cell_text as osv_cell_text
 
 

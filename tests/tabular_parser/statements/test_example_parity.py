@@ -25,8 +25,8 @@ from services import contract
 from services.arm_statements import statements_version
 from services.contract import Kind
 from services.contract.copies import SERVICE_COPIES
+from services.excel import load_workbook
 from services.runtime.recognizer import Recognition
-from services.tabular_parser.excel import load_workbook
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 from tests.builders import CellInput, SheetSpec, write_xlsx
 

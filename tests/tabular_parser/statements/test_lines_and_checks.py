@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 from services.tabular_parser.statements import recognize_statements
 from tests.builders import CellInput
 

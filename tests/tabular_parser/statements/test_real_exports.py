@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from services.tabular_parser.excel import load_workbook
-from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.excel.values import format_amount, parse_amount
+from services.excel import load_workbook
+from services.excel.model import Sheet
+from services.excel.values import format_amount, parse_amount
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 
 from ._helpers import Json, only

@@ -13,8 +13,8 @@ from decimal import Decimal
 
 import pytest
 
-from services.tabular_parser.excel.model import Sheet
-from services.tabular_parser.excel.values import format_amount, parse_amount
+from services.excel.model import Sheet
+from services.excel.values import format_amount, parse_amount
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 from services.tabular_parser.statements._table import locate_table
 from tests.builders import CellInput, SheetSpec

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from services.tabular_parser.excel import load_workbook
+from services.excel import load_workbook
 from services.tabular_parser.statements import recognize_statements
 from tests.builders import SheetSpec
 

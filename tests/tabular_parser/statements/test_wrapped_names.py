@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from services.tabular_parser.excel.model import Sheet
+from services.excel.model import Sheet
 from services.tabular_parser.statements import recognize_statements
 from tests.builders import CellInput, SheetSpec, merge_bounds
 

@@ -14,9 +14,9 @@ import zipfile
 
 import pytest
 
-from services.tabular_parser.excel import Limits, load_workbook
-from services.tabular_parser.excel._xlsb_scan import scan_xlsb
-from services.tabular_parser.excel.limits import DEFAULT_LIMITS
+from services.excel import Limits, load_workbook
+from services.excel._xlsb_scan import scan_xlsb
+from services.excel.limits import DEFAULT_LIMITS
 from tests.builders import CellInput, SheetSpec, mutants, replace_member, write_xlsb, write_xlsx
 from tests.builders.xlsb import record
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from services.tabular_parser.excel.model import CellValue
+from services.excel.model import CellValue
 
 __all__ = ["cell_text", "squash"]
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from services.tabular_parser.excel import load_workbook
+from services.excel import load_workbook
 
-SAMPLES = Path(__file__).resolve().parents[3].parent / "shared" / "samples" / "public"
+SAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "samples" / "public"
 
 pytestmark = [
     pytest.mark.shared,

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from services.tabular_parser.excel import (
+from services.excel import (
     CellRange,
     NotAWorkbook,
     UnreadableWorkbook,

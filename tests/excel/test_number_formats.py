@@ -10,9 +10,9 @@ from typing import Literal
 import pytest
 import python_calamine
 
-from services.tabular_parser.excel import CellValue, load_workbook, parse_amount
-from services.tabular_parser.excel._xls_scan import rk_number
-from services.tabular_parser.excel.numfmt import is_date_format, is_date_trap
+from services.excel import CellValue, load_workbook, parse_amount
+from services.excel._xls_scan import rk_number
+from services.excel.numfmt import is_date_format, is_date_trap
 from tests.builders import CellInput
 from tests.builders.number_formats import write_formatted
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import python_calamine
 
-from services.tabular_parser.excel import (
+from services.excel import (
     LimitExceeded,
     Limits,
     UnreadableWorkbook,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from services.excel import LimitExceeded, Limits, load_workbook
 from services.runtime.recognizer import Recognition
-from services.tabular_parser.excel import LimitExceeded, Limits, load_workbook
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.builders import (
     CellInput,

@@ -10,14 +10,14 @@ from collections.abc import AsyncIterator, Callable
 
 import pytest
 
-from services.runtime.sandbox import Sandbox, SandboxCrashed, SandboxSettings
-from services.tabular_parser.excel import (
+from services.excel import (
     ExcelError,
     LimitExceeded,
     Limits,
     UnreadableWorkbook,
     load_workbook,
 )
+from services.runtime.sandbox import Sandbox, SandboxCrashed, SandboxSettings
 from tests.builders import (
     CellInput,
     SheetSpec,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from services.tabular_parser.excel import format_amount, looks_like_malformed_amount, parse_amount
+from services.excel import format_amount, looks_like_malformed_amount, parse_amount
 
 AMOUNT_TEXT = re.compile(r"^-?\d+(\.\d{1,2})?$")
 
@@ -149,7 +149,7 @@ _CELLS = (
 @given(_CELLS)
 def test_kopecks_path_reads_every_cell_as_parse_amount_does(value: object) -> None:
     """The ОСВ's integer fast path is the Decimal path in other units: same amount or None."""
-    from services.tabular_parser.excel.values import parse_kopecks
+    from services.excel.values import parse_kopecks
 
     amount = parse_amount(value)
     kopecks = parse_kopecks(value)
@@ -159,6 +159,6 @@ def test_kopecks_path_reads_every_cell_as_parse_amount_does(value: object) -> No
 @given(st.integers(min_value=-(10**19), max_value=10**19))
 def test_kopecks_format_as_format_amount_does(kopecks: int) -> None:
     """format_kopecks(k) is format_amount(k / 100) for every whole number of kopecks."""
-    from services.tabular_parser.excel.values import format_kopecks
+    from services.excel.values import format_kopecks
 
     assert format_kopecks(kopecks) == format_amount(Decimal(kopecks) / 100)
