@@ -8,6 +8,7 @@ from __future__ import annotations
 from services.arm_core.exceptions import (
     ApiProblem,
     ArmCoreError,
+    Conflict,
     MappingError,
     NotFound,
     PublishFailed,
@@ -15,20 +16,43 @@ from services.arm_core.exceptions import (
     UploadRejected,
 )
 from services.arm_core.intake import (
+    MAPPING_ERROR,
     FinalResultHandler,
     Intake,
     IntakeOutcome,
     StagedFinalHandler,
+    close_in_error,
     record_final_status,
+    service_values,
 )
-from services.arm_core.relay import OutboxRelay, RelayPass, request_body
-from services.arm_core.results import ResultFileHandler, ResultReader, S3ResultReader
-from services.arm_core.settings import CoreSettings
+from services.arm_core.relay import (
+    REQUEST_INVALID,
+    REQUEST_SCHEMA_VERSION,
+    OutboxRelay,
+    RelayPass,
+    RequestPublisher,
+    format_deadline,
+    request_body,
+)
+from services.arm_core.results import (
+    DEFAULT_RESULT_MAX_BYTES,
+    ResultFileHandler,
+    ResultReader,
+    S3ResultReader,
+)
+from services.arm_core.settings import ROLES, AuthSettings, CoreSettings, Pipeline, is_loopback_host
 from services.arm_core.sweeper import DeadlineSweeper
 
 __all__ = [
+    "DEFAULT_RESULT_MAX_BYTES",
+    "MAPPING_ERROR",
+    "REQUEST_INVALID",
+    "REQUEST_SCHEMA_VERSION",
+    "ROLES",
     "ApiProblem",
     "ArmCoreError",
+    "AuthSettings",
+    "Conflict",
     "CoreSettings",
     "DeadlineSweeper",
     "FinalResultHandler",
@@ -37,14 +61,20 @@ __all__ = [
     "MappingError",
     "NotFound",
     "OutboxRelay",
+    "Pipeline",
     "PublishFailed",
     "RelayPass",
+    "RequestPublisher",
     "ResultFileHandler",
     "ResultReader",
     "S3ResultReader",
     "StagedFinalHandler",
     "Unavailable",
     "UploadRejected",
+    "close_in_error",
+    "format_deadline",
+    "is_loopback_host",
     "record_final_status",
     "request_body",
+    "service_values",
 ]

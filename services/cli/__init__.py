@@ -7,9 +7,16 @@ the dev stack's demo (`services.devstack`), which follows jobs the same way.
 
 from __future__ import annotations
 
-from services.cli._core import CoreClient
+from services.cli._core import ACTIVE_STATUSES, API_PREFIX, FINAL_STATUSES, CoreClient
 from services.cli._main import CORE_URL_ENV, DEFAULT_CORE_URL, build_parser, exit_code_of, main
-from services.cli._summary import summarise_job
+from services.cli._summary import (
+    failed_checks,
+    file_line,
+    summarise_document,
+    summarise_job,
+    summarise_result,
+    total_line,
+)
 from services.cli.exceptions import (
     EXIT_ERROR,
     EXIT_OK,
@@ -22,10 +29,13 @@ from services.cli.exceptions import (
 )
 
 __all__ = [
+    "ACTIVE_STATUSES",
+    "API_PREFIX",
     "CORE_URL_ENV",
     "DEFAULT_CORE_URL",
     "EXIT_ERROR",
     "EXIT_OK",
+    "FINAL_STATUSES",
     "CliError",
     "ConfigError",
     "CoreClient",
@@ -35,6 +45,11 @@ __all__ = [
     "UsageError",
     "build_parser",
     "exit_code_of",
+    "failed_checks",
+    "file_line",
     "main",
+    "summarise_document",
     "summarise_job",
+    "summarise_result",
+    "total_line",
 ]

@@ -3,7 +3,22 @@
 
 from __future__ import annotations
 
-from services.devstack._stack import LocalStack, ServiceSpec, StackError
-from services.devstack.nats_cluster import NatsCluster
+from services.devstack._stack import (
+    SQLITE_NAME,
+    LocalStack,
+    ServiceSpec,
+    StackError,
+    reset_local_state,
+)
+from services.devstack.nats_cluster import ClusterNode, NatsCluster, start_nats_cluster
 
-__all__ = ["LocalStack", "NatsCluster", "ServiceSpec", "StackError"]
+__all__ = [
+    "SQLITE_NAME",
+    "ClusterNode",
+    "LocalStack",
+    "NatsCluster",
+    "ServiceSpec",
+    "StackError",
+    "reset_local_state",
+    "start_nats_cluster",
+]

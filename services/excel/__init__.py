@@ -8,12 +8,25 @@ signature by content → guards → streaming scan → calamine values. It raise
 from __future__ import annotations
 
 from .errors import ExcelError, LimitExceeded, NotAWorkbook, UnreadableWorkbook
-from .guards import check_file_size
+from .guards import (
+    check_dimension,
+    check_extent,
+    check_file_size,
+    check_xml_prologs,
+    check_zip_members,
+    parse_cell_ref,
+)
 from .limits import DEFAULT_LIMITS, Limits
 from .model import CellRange, CellValue, Sheet, Workbook, a1, column_letters, sheet_ref
 from .reader import read_workbook
 from .signature import ExcelFormat, detect_format
-from .values import format_amount, looks_like_malformed_amount, parse_amount
+from .values import (
+    format_amount,
+    format_kopecks,
+    looks_like_malformed_amount,
+    parse_amount,
+    parse_kopecks,
+)
 
 __all__ = [
     "DEFAULT_LIMITS",
@@ -28,12 +41,20 @@ __all__ = [
     "UnreadableWorkbook",
     "Workbook",
     "a1",
+    "check_dimension",
+    "check_extent",
+    "check_file_size",
+    "check_xml_prologs",
+    "check_zip_members",
     "column_letters",
     "detect_format",
     "format_amount",
+    "format_kopecks",
     "load_workbook",
     "looks_like_malformed_amount",
     "parse_amount",
+    "parse_cell_ref",
+    "parse_kopecks",
     "read_workbook",
     "sheet_ref",
 ]

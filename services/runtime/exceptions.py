@@ -11,6 +11,7 @@
     │   └── StorageUnavailable
     ├── SandboxError
     │   ├── SandboxTimeout, SandboxCrashed, SandboxMemoryError, SandboxTaskFailed
+    ├── LocalFileError         a local file to recognise is missing, a folder or unreadable
     └── RecognitionFailed      (services.runtime.recognizer, with its contract error code)
 
 A caller that only wants "the shared runtime failed" catches the root. This module imports
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 from services.runtime.ids import MSG_ID_HEADER
 
 __all__ = [
+    "LocalFileError",
     "MessagingError",
     "MissingMsgIdError",
     "ObjectNotFound",
@@ -168,3 +170,7 @@ class SandboxTaskFailed(SandboxError):
         super().__init__(f"{function} raised {error_type}: {error_message}", function=function)
         self.error_type = error_type
         self.error_message = error_message
+
+
+class LocalFileError(RuntimeServiceError):
+    """A local file that cannot be recognised at all: missing, a folder, unreadable."""

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 import orjson
 
+from services.runtime.exceptions import LocalFileError
 from services.runtime.settings import RecognitionServiceSettings, SettingsError, load_settings
 
 if TYPE_CHECKING:  # the protocol's modules (NATS, S3 clients) load only when a file is read
@@ -57,10 +58,6 @@ EXTENSION_TYPES: dict[str, str] = {
     ".jpeg": "JPG",
 }
 """The file type an extension names."""
-
-
-class LocalFileError(Exception):
-    """A local file that cannot be recognised at all: missing, a folder, unreadable."""
 
 
 def exit_code_of(status: str) -> int:

@@ -1,39 +1,49 @@
 """tabular-parser: Excel recognition (trial balances, financial statements) over NATS and S3.
 
 Run: `faststream run services.tabular_parser.app:create_app --factory`. The names below are
-re-exported lazily so that importing a subpackage (e.g. `excel` in a worker process) does not
-pull in the broker.
+lazy (PEP 562, `services._lazy`) so that importing a subpackage (e.g. `excel` in a worker
+process) does not pull in the broker.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from services.tabular_parser.app import create_app
-    from services.tabular_parser.recognizer import TabularRecognizer, analyse_workbook
-    from services.tabular_parser.settings import TabularParserSettings
+from services._lazy import lazy_exports
 
-__all__ = [
-    "TabularParserSettings",
-    "TabularRecognizer",
-    "analyse_workbook",
-    "create_app",
-]
+if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them exported
+    from services.tabular_parser.app import FILE_TYPES as FILE_TYPES
+    from services.tabular_parser.app import SERVICE_NAME as SERVICE_NAME
+    from services.tabular_parser.app import SPEC as SPEC
+    from services.tabular_parser.app import create_app as create_app
+    from services.tabular_parser.app import service_version as service_version
+    from services.tabular_parser.recognizer import SandboxRunner as SandboxRunner
+    from services.tabular_parser.recognizer import TabularRecognizer as TabularRecognizer
+    from services.tabular_parser.recognizer import analyse_workbook as analyse_workbook
+    from services.tabular_parser.recognizer import build_recognizer as build_recognizer
+    from services.tabular_parser.recognizer import recognise_bytes as recognise_bytes
+    from services.tabular_parser.recognizer import recognise_encoded as recognise_encoded
+    from services.tabular_parser.settings import ParsePool as ParsePool
+    from services.tabular_parser.settings import TabularParserSettings as TabularParserSettings
 
-_SOURCES = {
+_LAZY: dict[str, str] = {
+    "FILE_TYPES": "services.tabular_parser.app",
+    "SERVICE_NAME": "services.tabular_parser.app",
+    "SPEC": "services.tabular_parser.app",
     "create_app": "services.tabular_parser.app",
+    "service_version": "services.tabular_parser.app",
+    "SandboxRunner": "services.tabular_parser.recognizer",
     "TabularRecognizer": "services.tabular_parser.recognizer",
     "analyse_workbook": "services.tabular_parser.recognizer",
+    "build_recognizer": "services.tabular_parser.recognizer",
+    "recognise_bytes": "services.tabular_parser.recognizer",
+    "recognise_encoded": "services.tabular_parser.recognizer",
+    "ParsePool": "services.tabular_parser.settings",
     "TabularParserSettings": "services.tabular_parser.settings",
 }
+"""Each name the package shows → the module that defines it, imported on first use."""
 
+__all__ = sorted(_LAZY)
 
-def __getattr__(name: str) -> Any:
-    import importlib
-
-    source = _SOURCES.get(name)
-    if source is None:
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    return getattr(importlib.import_module(source), name)
+if not TYPE_CHECKING:  # mypy resolves the names above, and flags any other
+    __getattr__, __dir__ = lazy_exports(globals(), _LAZY)

@@ -24,16 +24,24 @@ from services.arm_core.auth.bind import (
     is_loopback,
     uvicorn_bind,
 )
-from services.arm_core.auth.dependency import TOKEN_COOKIE, Authenticator, require
-from services.arm_core.auth.errors import Forbidden, NotAuthenticated, install_auth_problems
-from services.arm_core.auth.login import LOGIN_PATH, LOGOUT_PATH, build_auth_router
-from services.arm_core.auth.principal import LOCAL, ROLES, Principal
+from services.arm_core.auth.dependency import TOKEN_COOKIE, Authenticator, authenticator, require
+from services.arm_core.auth.errors import REALM, Forbidden, NotAuthenticated, install_auth_problems
+from services.arm_core.auth.login import (
+    CALLBACK_PATH,
+    LOGIN_PATH,
+    LOGOUT_PATH,
+    build_auth_router,
+    code_challenge,
+)
+from services.arm_core.auth.principal import LOCAL, ROLES, Principal, roles_from_claims
 from services.arm_core.settings import AuthSettings
 
 __all__ = [
+    "CALLBACK_PATH",
     "LOCAL",
     "LOGIN_PATH",
     "LOGOUT_PATH",
+    "REALM",
     "ROLES",
     "TOKEN_COOKIE",
     "UNAUTHENTICATED_WARNING",
@@ -43,10 +51,15 @@ __all__ = [
     "Principal",
     "announce",
     "auth_state",
+    "authenticator",
+    "build_auth_router",
     "check_bind",
+    "code_challenge",
     "install_auth",
+    "install_auth_problems",
     "is_loopback",
     "require",
+    "roles_from_claims",
     "uvicorn_bind",
 ]
 

@@ -11,22 +11,33 @@ from services.arm_core.db.documents import (
     StatementLine,
     StatementValue,
 )
-from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
-from services.arm_core.db.migrate import migrate
+from services.arm_core.db.engine import (
+    create_engine,
+    create_session_factory,
+    is_database_locked,
+    is_sqlite,
+)
+from services.arm_core.db.migrate import MIGRATIONS_DIR, alembic_config, migrate
 from services.arm_core.db.models import (
     ACTIVE_STATUSES,
     FINAL_STATUSES,
     Base,
+    Correction,
+    CorrectionKind,
     JobStatus,
     RecognitionJob,
     StoredFile,
+    UtcDateTime,
     utcnow,
 )
 
 __all__ = [
     "ACTIVE_STATUSES",
     "FINAL_STATUSES",
+    "MIGRATIONS_DIR",
     "Base",
+    "Correction",
+    "CorrectionKind",
     "Document",
     "DocumentIssue",
     "IssueSource",
@@ -37,8 +48,11 @@ __all__ = [
     "StatementLine",
     "StatementValue",
     "StoredFile",
+    "UtcDateTime",
+    "alembic_config",
     "create_engine",
     "create_session_factory",
+    "is_database_locked",
     "is_sqlite",
     "migrate",
     "utcnow",

@@ -5,6 +5,8 @@ from __future__ import annotations
 from services.arm_core.mapping._common import (
     LEGACY_WARNING,
     envelope_metrics,
+    job_status,
+    merged_metrics,
     structured_warnings,
 )
 from services.arm_core.mapping.mappers import MAPPERS, map_result
@@ -28,9 +30,11 @@ __all__ = [
     "MappedDocument",
     "MappedResult",
     "envelope_metrics",
+    "job_status",
     "map_result",
     "map_v1",
     "map_v2",
+    "merged_metrics",
     "structured_warnings",
     "value_is_clean",
 ]

@@ -14,7 +14,7 @@ from fastapi.staticfiles import StaticFiles
 
 from services.arm_core.web.routes import UI_PREFIX, build_web_router, install_not_found_page
 
-__all__ = ["UI_PREFIX", "install_web"]
+__all__ = ["UI_PREFIX", "build_web_router", "install_not_found_page", "install_web"]
 
 
 def install_web(api: FastAPI) -> None:

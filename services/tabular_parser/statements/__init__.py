@@ -8,11 +8,22 @@ in words what a sheet shows (the one description of a sheet that gives no docume
 
 from __future__ import annotations
 
-from services.tabular_parser.statements._describe import describe_sheet
+from services.tabular_parser.statements._describe import (
+    describe_sheet,
+    empty_form_message,
+    other_sheet_message,
+)
 from services.tabular_parser.statements.recognize import (
     SheetFailure,
     StatementsResult,
     recognize_statements,
 )
 
-__all__ = ["SheetFailure", "StatementsResult", "describe_sheet", "recognize_statements"]
+__all__ = [
+    "SheetFailure",
+    "StatementsResult",
+    "describe_sheet",
+    "empty_form_message",
+    "other_sheet_message",
+    "recognize_statements",
+]
