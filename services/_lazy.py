@@ -2,7 +2,7 @@
 
 `services.runtime`, `services.tabular_parser` and `services.scan_gateway` show names whose
 modules pull in FastStream, NATS and aiobotocore; a worker that imports a light submodule
-(`services.runtime.recognizer`, `services.tabular_parser.excel`, `services.scan_gateway.local`)
+(`services.runtime.recognizer`, `services.excel`, `services.scan_gateway.local`)
 runs the package's `__init__` first and must not pay for them. Such a face keeps one table,
 name → module, derives `__all__` from it and imports a name on first use.
 """

@@ -38,7 +38,7 @@ _BROKER = ("faststream", "nats", "aiobotocore")
 _WORKER_IMPORTS = (
     "services.runtime.recognizer",
     "services.runtime.sandbox",
-    "services.tabular_parser.excel",
+    "services.excel",
     "services.tabular_parser.recognizer",
     "services.scan_gateway.local",
     "services.cli",
