@@ -7,7 +7,8 @@ the dev stack's demo (`services.devstack`), which follows jobs the same way.
 
 from __future__ import annotations
 
-from services.cli._core import CoreClient
+from typing import TYPE_CHECKING, Any
+
 from services.cli._main import CORE_URL_ENV, DEFAULT_CORE_URL, build_parser, exit_code_of, main
 from services.cli._summary import summarise_job
 from services.cli.exceptions import (
@@ -20,6 +21,9 @@ from services.cli.exceptions import (
     JobTimedOut,
     UsageError,
 )
+
+if TYPE_CHECKING:
+    from services.cli._core import CoreClient
 
 __all__ = [
     "CORE_URL_ENV",
@@ -38,3 +42,12 @@ __all__ = [
     "main",
     "summarise_job",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """`CoreClient` on first use: its httpx costs `arm-ka parse` a fifth of a second."""
+    if name == "CoreClient":
+        from services.cli._core import CoreClient
+
+        return CoreClient
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
