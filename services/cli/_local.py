@@ -19,22 +19,22 @@ from typing import TYPE_CHECKING, Literal, TypeVar
 from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
 from services.cli.exceptions import ConfigError, UsageError
 from services.runtime.local_command import LocalFileError, read_local_file
-from services.runtime.settings import (
-    RecognitionServiceSettings,
-    ScanSettings,
-    SettingsError,
-    load_settings,
-)
 
 if TYPE_CHECKING:
     from services.runtime.envelopes import ServiceInfo
     from services.runtime.local import LocalResult
+    from services.runtime.settings import RecognitionServiceSettings
     from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = ["LocalParse", "Planned", "Service", "expand_paths", "parse_files", "plan", "read_file"]
 
 Service = Literal["tabular-parser", "scan-gateway"]
 _SUFFIXES = frozenset({".xls", ".xlsx", ".xlsb", ".pdf", ".png", ".jpg", ".jpeg"})
+_WORKER_MODULES: dict[Service, str] = {
+    "tabular-parser": "services.tabular_parser.recognizer",
+    "scan-gateway": "services.scan_gateway.local",
+}
+"""The module of each service's worker-process entry (what a worker imports for its first job)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +118,7 @@ def parse_files(
     """Recognise the files, `jobs` at a time, in their order, and hand them to `then`; nothing
     goes to NATS or S3. `then` runs before the worker processes are stopped, so the output is
     out while they wind down."""
+    _start_forkserver({file.service for file in files})
     return asyncio.run(_parse_all(files, then, jobs=max(1, jobs), progress=progress))
 
 
@@ -163,7 +164,24 @@ async def _parse_all(
             await resource.__aexit__(None, None, None)
 
 
-S = TypeVar("S", bound=RecognitionServiceSettings)
+S = TypeVar("S", bound="RecognitionServiceSettings")
+
+
+def _start_forkserver(services: set[Service]) -> None:
+    """Start the worker processes' fork server now, importing the recognisers' modules there.
+
+    The sandbox forks its workers from this server ("forkserver"): started here, it loads the
+    worker's modules while this process is still loading its settings, and the worker forked
+    from it has them already instead of importing them after it starts. `services.cli` is
+    among them because a worker also runs the `arm-ka` script as its `__mp_main__` (which
+    imports it) before its first job. A server already running (a second parse in one
+    process) is kept as it is.
+    """
+    from multiprocessing import forkserver
+
+    modules = sorted(_WORKER_MODULES[service] for service in services)
+    forkserver.set_forkserver_preload([__package__ or "services.cli", *modules])
+    forkserver.ensure_running()
 
 
 def _unniced(settings: S) -> S:
@@ -174,21 +192,20 @@ def _unniced(settings: S) -> S:
 
 
 def _identity(service: Service) -> ServiceInfo:
-    """The service's name and version, as its result files carry them."""
+    """The service's name and version, as its result files carry them: `Service` is the
+    service's name (its app's SERVICE_NAME) and its version the package's (`service_version`),
+    taken without importing the apps, which load FastStream, NATS and S3 clients."""
     from services.runtime.envelopes import ServiceInfo
+    from services.runtime.version import package_version
 
-    if service == "tabular-parser":
-        from services.tabular_parser import app as tabular
-
-        return ServiceInfo(tabular.SERVICE_NAME, tabular.service_version())
-    from services.scan_gateway import app as gateway
-
-    return ServiceInfo(gateway.SERVICE_NAME, gateway.service_version())
+    return ServiceInfo(service, package_version())
 
 
 def _setup(service: Service, *, workers: int) -> tuple[BuiltRecognizer, float]:
     """The service's recogniser as its app builds it (`build_recognizer`) and the time budget
     of one file."""
+    from services.runtime.settings import ScanSettings, SettingsError, load_settings
+
     try:
         if service == "tabular-parser":
             from services.tabular_parser.recognizer import build_recognizer as build_tabular

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 import orjson
 
 from services.runtime.exceptions import LocalFileError
-from services.runtime.settings import RecognitionServiceSettings, SettingsError, load_settings
 
-if TYPE_CHECKING:  # the protocol's modules (NATS, S3 clients) load only when a file is read
+if TYPE_CHECKING:  # the protocol's modules (NATS, S3 clients) load only when a file is read,
+    # the settings' (pydantic) only when they are loaded: `arm-ka parse` imports this module
     from services.runtime.envelopes import ServiceInfo
     from services.runtime.local import LocalResult
+    from services.runtime.settings import RecognitionServiceSettings
     from services.runtime.worker_pool import BuiltRecognizer
 
 __all__ = [
@@ -106,16 +107,18 @@ async def recognise_file(
 
 
 def write_json(result: LocalResult, *, indent: bool) -> None:
-    """The result as JSON on stdout: the bytes as built, re-indented only when asked."""
+    """The result as JSON on stdout: the bytes as built, re-indented only when asked, written
+    as they are (a large result is not copied once more to append its newline)."""
     data = result.json_bytes()
     if indent:
         data = orjson.dumps(orjson.loads(data), option=orjson.OPT_INDENT_2)
     sys.stdout.flush()
-    sys.stdout.buffer.write(data + b"\n")
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.write(b"\n")
     sys.stdout.buffer.flush()
 
 
-S = TypeVar("S", bound=RecognitionServiceSettings)
+S = TypeVar("S", bound="RecognitionServiceSettings")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -134,6 +137,8 @@ def service_command(
     argv: Sequence[str] | None = None,
 ) -> int:
     """`python -m services.<service> FILE [--indent]`."""
+    from services.runtime.settings import SettingsError, load_settings
+
     module = service.name.replace("-", "_")
     parser = _Parser(
         prog=f"python -m services.{module}",
