@@ -25,7 +25,14 @@ from services.arm_core.auth.bind import (
     uvicorn_bind,
 )
 from services.arm_core.auth.dependency import TOKEN_COOKIE, Authenticator, require
-from services.arm_core.auth.errors import Forbidden, NotAuthenticated, install_auth_problems
+from services.arm_core.auth.errors import (
+    Forbidden,
+    NotAuthenticated,
+    PageRefusal,
+    install_auth_problems,
+    set_page_refusal,
+)
+from services.arm_core.auth.guard import BodyGuard
 from services.arm_core.auth.login import LOGIN_PATH, LOGOUT_PATH, build_auth_router
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal
 from services.arm_core.settings import AuthSettings
@@ -40,6 +47,7 @@ __all__ = [
     "Authenticator",
     "Forbidden",
     "NotAuthenticated",
+    "PageRefusal",
     "Principal",
     "announce",
     "auth_state",
@@ -47,14 +55,17 @@ __all__ = [
     "install_auth",
     "is_loopback",
     "require",
+    "set_page_refusal",
     "uvicorn_bind",
 ]
 
 
 def install_auth(app: FastAPI, settings: AuthSettings) -> Authenticator:
-    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems and /auth/."""
+    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems, /auth/ and
+    the guard that authenticates a request before its body is read (guard.py)."""
     auth = Authenticator(settings)
     app.state.auth = auth
     install_auth_problems(app)
+    app.add_middleware(BodyGuard)
     app.include_router(build_auth_router())
     return auth

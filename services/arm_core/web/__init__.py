@@ -12,13 +12,21 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from services.arm_core.web.routes import UI_PREFIX, build_web_router, install_not_found_page
+from services.arm_core.auth import set_page_refusal
+from services.arm_core.web.refusal import page_refusal
+from services.arm_core.web.routes import (
+    UI_PREFIX,
+    build_web_router,
+    install_not_found_page,
+    templates,
+)
 
 __all__ = ["UI_PREFIX", "install_web"]
 
 
 def install_web(api: FastAPI) -> None:
-    """Mount the pages and their static assets on the core's FastAPI app."""
+    """Mount the pages and their static assets on the core's FastAPI app; a refused page
+    request is answered by the pages (a login redirect, a 403 page: refusal.py)."""
     api.include_router(build_web_router())
     api.mount(
         f"{UI_PREFIX}/static",
@@ -26,3 +34,4 @@ def install_web(api: FastAPI) -> None:
         name="ui-static",
     )
     install_not_found_page(api)
+    set_page_refusal(api, page_refusal(templates, UI_PREFIX))
