@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from services.devstack.embedded import free_port
 
+from services.devstack.embedded import free_port
 from services.runtime.sandbox import Sandbox
 from services.runtime.settings import ScanSettings, SettingsError
 from services.scan_gateway.client import ScanClient
