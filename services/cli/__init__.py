@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.cli._core import ACTIVE_STATUSES as ACTIVE_STATUSES
     from services.cli._core import API_PREFIX as API_PREFIX
     from services.cli._core import FINAL_STATUSES as FINAL_STATUSES
+    from services.cli._core import TOKEN_ENV as TOKEN_ENV
     from services.cli._core import CoreClient as CoreClient
     from services.cli._main import CORE_URL_ENV as CORE_URL_ENV
     from services.cli._main import DEFAULT_CORE_URL as DEFAULT_CORE_URL
@@ -42,6 +43,7 @@ _LAZY: dict[str, str] = {
     "ACTIVE_STATUSES": "services.cli._core",
     "API_PREFIX": "services.cli._core",
     "FINAL_STATUSES": "services.cli._core",
+    "TOKEN_ENV": "services.cli._core",
     "CoreClient": "services.cli._core",
     "CORE_URL_ENV": "services.cli._main",
     "DEFAULT_CORE_URL": "services.cli._main",

@@ -1,7 +1,9 @@
 """The core's REST API as the CLI uses it: upload, follow a job, read its documents.
 
 httpx errors are translated here, once: an unreachable core or a 5xx is `CoreUnavailable`, a
-4xx is `CoreRejected` with the problem detail the core sent.
+4xx is `CoreRejected` with the problem detail the core sent (a 401 also says how to give a
+token). A core with an identity provider takes the bearer `token`; it is sent as the
+Authorization header only and never appears in a message or a repr.
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import httpx
 
 from services.cli.exceptions import CoreRejected, CoreUnavailable, JobTimedOut
 
-__all__ = ["ACTIVE_STATUSES", "API_PREFIX", "FINAL_STATUSES", "CoreClient"]
+__all__ = ["ACTIVE_STATUSES", "API_PREFIX", "FINAL_STATUSES", "TOKEN_ENV", "CoreClient"]
 
 API_PREFIX = "/api/v1"
+TOKEN_ENV = "ARM_KA_TOKEN"
 ACTIVE_STATUSES = frozenset({"queued", "published", "processing"})
 FINAL_STATUSES = frozenset({"done", "needs_check", "error", "timeout", "dlq"})
 
@@ -26,9 +29,16 @@ FINAL_STATUSES = frozenset({"done", "needs_check", "error", "timeout", "dlq"})
 class CoreClient:
     """A small synchronous client of arm-core (a CLI does one thing at a time)."""
 
-    def __init__(self, base_url: str, *, request_timeout: float = 30.0) -> None:
+    def __init__(
+        self, base_url: str, *, token: str | None = None, request_timeout: float = 30.0
+    ) -> None:
         self.base_url = base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, timeout=request_timeout)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(base_url=self.base_url, timeout=request_timeout, headers=headers)
+        self._has_token = bool(token)
+
+    def __repr__(self) -> str:
+        return f"CoreClient({self.base_url!r}, token={'set' if self._has_token else None})"
 
     def __enter__(self) -> CoreClient:
         return self
@@ -121,6 +131,12 @@ class CoreClient:
             raise CoreUnavailable(msg, url=self.base_url)
         if response.status_code >= 400:
             msg = f"arm-core refused {method} {path}: {_problem(response)}"
+            if response.status_code == 401:
+                msg += (
+                    "; the token was not accepted (expired?)"
+                    if self._has_token
+                    else f"; this core needs a token: --token or ${TOKEN_ENV}"
+                )
             raise CoreRejected(msg, status_code=response.status_code)
         try:
             body = response.json()

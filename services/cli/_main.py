@@ -2,8 +2,11 @@
 
     arm-ka parse FILE|FOLDER… [--json [--indent] | --summary] [--jobs N] [--export OUT.xlsx]
                                                no servers: the services' recognisers, locally
-    arm-ka recognize FILE [--core URL] [--timeout S] [--json]
-    arm-ka job JOB_ID [--core URL] [--follow] [--timeout S] [--json]
+    arm-ka recognize FILE [--core URL] [--token T] [--timeout S] [--json]
+    arm-ka job JOB_ID [--core URL] [--token T] [--follow] [--timeout S] [--json]
+
+A core with an identity provider needs a bearer token: --token, or better $ARM_KA_TOKEN (an
+argument is visible to other users in the process list); it is never printed.
 
 Exit codes: 0 recognised (done or needs_check), 2 recognition ended in error (or the job in
 error / timeout / dlq), 64 usage (bad arguments, missing or empty file, a job id that is no
@@ -21,7 +24,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import orjson
 
@@ -31,6 +34,9 @@ from services.cli._summary import file_line, summarise_job, summarise_result, to
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
 from services.runtime.local_command import exit_code_of, silence_stdout, write_json
 from services.runtime.version import package_version
+
+if TYPE_CHECKING:
+    from services.cli._core import CoreClient
 
 __all__ = [
     "CORE_URL_ENV",
@@ -101,6 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     core_help = f"arm-core base URL (default ${CORE_URL_ENV} or {DEFAULT_CORE_URL})"
+    token_help = (
+        "bearer token for a core with an identity provider (default $ARM_KA_TOKEN, "
+        "which, unlike an argument, other users cannot see in the process list)"
+    )
     recognize = commands.add_parser(
         "recognize",
         help="upload a file to a running arm-core and follow its job",
@@ -109,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     recognize.add_argument("file", type=Path, metavar="FILE")
     recognize.add_argument("--core", default=None, metavar="URL", help=core_help)
+    recognize.add_argument("--token", default=None, metavar="T", help=token_help)
     recognize.add_argument(
         "--timeout", type=float, default=300.0, metavar="S", help="seconds to wait (300)"
     )
@@ -124,6 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     job.add_argument("job_id", type=_job_id, metavar="JOB_ID")
     job.add_argument("--core", default=None, metavar="URL", help=core_help)
+    job.add_argument("--token", default=None, metavar="T", help=token_help)
     job.add_argument("--follow", action="store_true", help="wait until the job is final")
     job.add_argument(
         "--timeout", type=float, default=300.0, metavar="S", help="with --follow (300)"
@@ -252,12 +264,18 @@ def _core_url(option: str | None) -> str:
     return option or os.environ.get(CORE_URL_ENV) or DEFAULT_CORE_URL
 
 
-def _recognize(args: argparse.Namespace) -> int:
-    from services.cli._core import CoreClient  # httpx only for the core's commands
+def _core(args: argparse.Namespace) -> CoreClient:
+    """The client of the core the arguments name, with their token or $ARM_KA_TOKEN's."""
+    from services.cli._core import TOKEN_ENV, CoreClient  # httpx only for the core's commands
 
+    token = args.token or os.environ.get(TOKEN_ENV) or None
+    return CoreClient(_core_url(args.core), token=token)
+
+
+def _recognize(args: argparse.Namespace) -> int:
     path: Path = args.file
     data = read_file(path)
-    with CoreClient(_core_url(args.core)) as core:
+    with _core(args) as core:
         upload = core.upload(path.name, data)
         job_id, file_id = str(upload["job_id"]), str(upload["file_id"])
         print(
@@ -272,9 +290,7 @@ def _recognize(args: argparse.Namespace) -> int:
 
 
 def _job(args: argparse.Namespace) -> int:
-    from services.cli._core import CoreClient
-
-    with CoreClient(_core_url(args.core)) as core:
+    with _core(args) as core:
         if args.follow:
             job = core.follow(
                 args.job_id, timeout=args.timeout, on_status=_progress(time.monotonic())

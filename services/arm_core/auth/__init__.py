@@ -24,8 +24,25 @@ from services.arm_core.auth.bind import (
     is_loopback,
     uvicorn_bind,
 )
-from services.arm_core.auth.dependency import TOKEN_COOKIE, Authenticator, authenticator, require
-from services.arm_core.auth.errors import REALM, Forbidden, NotAuthenticated, install_auth_problems
+from services.arm_core.auth.dependency import (
+    TOKEN_COOKIE,
+    Authenticator,
+    authenticator,
+    authorize,
+    principal_of,
+    require,
+    roles_required,
+)
+from services.arm_core.auth.errors import (
+    REALM,
+    Forbidden,
+    NotAuthenticated,
+    PageRefusal,
+    install_auth_problems,
+    refusal_response,
+    set_page_refusal,
+)
+from services.arm_core.auth.guard import BodyGuard
 from services.arm_core.auth.login import (
     CALLBACK_PATH,
     LOGIN_PATH,
@@ -46,28 +63,37 @@ __all__ = [
     "TOKEN_COOKIE",
     "UNAUTHENTICATED_WARNING",
     "Authenticator",
+    "BodyGuard",
     "Forbidden",
     "NotAuthenticated",
+    "PageRefusal",
     "Principal",
     "announce",
     "auth_state",
     "authenticator",
+    "authorize",
     "build_auth_router",
     "check_bind",
     "code_challenge",
     "install_auth",
     "install_auth_problems",
     "is_loopback",
+    "principal_of",
+    "refusal_response",
     "require",
     "roles_from_claims",
+    "roles_required",
+    "set_page_refusal",
     "uvicorn_bind",
 ]
 
 
 def install_auth(app: FastAPI, settings: AuthSettings) -> Authenticator:
-    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems and /auth/."""
+    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems, /auth/ and
+    the guard that authenticates a request before its body is read (guard.py)."""
     auth = Authenticator(settings)
     app.state.auth = auth
     install_auth_problems(app)
+    app.add_middleware(BodyGuard)
     app.include_router(build_auth_router())
     return auth

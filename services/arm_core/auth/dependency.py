@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Request
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
@@ -23,11 +23,22 @@ from services.arm_core.auth.principal import LOCAL, ROLES, Principal
 from services.arm_core.auth.provider import OidcProvider
 from services.arm_core.settings import AuthSettings
 
-__all__ = ["TOKEN_COOKIE", "Authenticator", "authenticator", "require"]
+__all__ = [
+    "TOKEN_COOKIE",
+    "Authenticator",
+    "authenticator",
+    "authorize",
+    "principal_of",
+    "require",
+    "roles_required",
+]
 
 TOKEN_COOKIE = "arm_ka_token"
 
 log = logging.getLogger("services.arm_core.auth")
+
+# The roles each dependency made by `require` asks for (read by the body guard, guard.py).
+_REQUIRED: dict[Callable[..., Any], tuple[str, ...]] = {}
 
 _bearer = HTTPBearer(
     auto_error=False,
@@ -101,7 +112,6 @@ def require(role: str, *more: str) -> Callable[..., Awaitable[Principal]]:
     if unknown:
         msg = f"unknown roles {sorted(unknown)}; the roles are {sorted(ROLES)}"
         raise ValueError(msg)
-    needs = " or ".join(wanted)
 
     async def dependency(
         request: Request,
@@ -110,11 +120,36 @@ def require(role: str, *more: str) -> Callable[..., Awaitable[Principal]]:
     ) -> Principal:
         token = bearer.credentials if bearer is not None else None
         principal = await authenticator(request).principal(request, token, cookie)
-        if not principal.may(*wanted):
-            held = ", ".join(sorted(principal.roles)) or "none"
-            raise Forbidden(f"this needs the role {needs} (or admin); the caller has: {held}")
+        authorize(principal, wanted)
         request.state.principal = principal
         return principal
 
     dependency.__name__ = f"require_{'_or_'.join(wanted)}"
+    _REQUIRED[dependency] = wanted
     return dependency
+
+
+async def principal_of(request: Request) -> Principal:
+    """Who `request` acts as, from its headers alone, as `require` tells it (for the body
+    guard, which runs before routing)."""
+    bearer = await _bearer(request)
+    cookie = await _cookie(request)
+    token = bearer.credentials if bearer is not None else None
+    return await authenticator(request).principal(request, token, cookie)
+
+
+def authorize(principal: Principal, wanted: tuple[str, ...]) -> None:
+    """`Forbidden` unless `principal` holds one of `wanted` (or is an admin)."""
+    if not principal.may(*wanted):
+        needs = " or ".join(wanted)
+        held = ", ".join(sorted(principal.roles)) or "none"
+        raise Forbidden(
+            f"this needs the role {needs} (or admin); the caller has: {held}",
+            needs=wanted,
+            held=principal.roles,
+        )
+
+
+def roles_required(call: Callable[..., Any] | None) -> tuple[str, ...] | None:
+    """The roles `call` asks for when it is a dependency made by `require`; else None."""
+    return _REQUIRED.get(call) if call is not None else None

@@ -6,16 +6,30 @@ Their details are fixed texts chosen here: never a token, a claim value or a lib
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from starlette.responses import Response
 
 from services.arm_core.exceptions import ApiProblem
 from services.arm_core.problem_types import FORBIDDEN, UNAUTHENTICATED
 from services.arm_core.problems import problem_response
 
-__all__ = ["REALM", "Forbidden", "NotAuthenticated", "install_auth_problems"]
+__all__ = [
+    "REALM",
+    "Forbidden",
+    "NotAuthenticated",
+    "PageRefusal",
+    "install_auth_problems",
+    "refusal_response",
+    "set_page_refusal",
+]
 
 REALM = "arm-ka"
+
+# How the pages answer a refusal (a login redirect, a readable 403 page), or None when the
+# request is not a page's: set by the pages (`set_page_refusal`), so auth needs no templates.
+PageRefusal = Callable[[Request, "NotAuthenticated | Forbidden"], Response | None]
 
 
 class NotAuthenticated(ApiProblem):
@@ -36,25 +50,40 @@ class NotAuthenticated(ApiProblem):
 class Forbidden(ApiProblem):
     """Authenticated, but without the role the operation needs (403)."""
 
-    def __init__(self, detail: str) -> None:
+    def __init__(
+        self, detail: str, *, needs: tuple[str, ...] = (), held: frozenset[str] = frozenset()
+    ) -> None:
         super().__init__(FORBIDDEN, detail)
+        self.needs = needs
+        self.held = held
 
 
-async def _not_authenticated(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, NotAuthenticated)  # registered for NotAuthenticated only
+def set_page_refusal(app: FastAPI, render: PageRefusal) -> None:
+    """Let the pages answer their own refusals (see `PageRefusal`)."""
+    app.state.page_refusal = render
+
+
+def refusal_response(request: Request, exc: NotAuthenticated | Forbidden) -> Response:
+    """The answer to a refused request: the page's, when it is a page's; else the problem
+    with its challenge header."""
+    page: PageRefusal | None = getattr(request.app.state, "page_refusal", None)
+    answer = page(request, exc) if page is not None else None
+    if answer is not None:
+        return answer
     response = problem_response(exc.status, exc.title, exc.detail, type_=exc.type)
-    response.headers["WWW-Authenticate"] = exc.www_authenticate
+    if isinstance(exc, NotAuthenticated):
+        response.headers["WWW-Authenticate"] = exc.www_authenticate
+    else:
+        response.headers["WWW-Authenticate"] = f'Bearer realm="{REALM}", error="insufficient_scope"'
     return response
 
 
-async def _forbidden(_request: Request, exc: Exception) -> JSONResponse:
-    assert isinstance(exc, Forbidden)
-    response = problem_response(exc.status, exc.title, exc.detail, type_=exc.type)
-    response.headers["WWW-Authenticate"] = f'Bearer realm="{REALM}", error="insufficient_scope"'
-    return response
+async def _refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, NotAuthenticated | Forbidden)  # registered for these two only
+    return refusal_response(request, exc)
 
 
 def install_auth_problems(app: FastAPI) -> None:
     """Answer the two with their challenge headers (more specific than `ApiProblem`)."""
-    app.add_exception_handler(NotAuthenticated, _not_authenticated)
-    app.add_exception_handler(Forbidden, _forbidden)
+    app.add_exception_handler(NotAuthenticated, _refused)
+    app.add_exception_handler(Forbidden, _refused)

@@ -12,13 +12,27 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
-from services.arm_core.web.routes import UI_PREFIX, build_web_router, install_not_found_page
+from services.arm_core.auth import set_page_refusal
+from services.arm_core.web.refusal import page_refusal as _page_refusal
+from services.arm_core.web.routes import (
+    UI_PREFIX,
+    build_web_router,
+    install_not_found_page,
+    templates,
+)
 
-__all__ = ["UI_PREFIX", "build_web_router", "install_not_found_page", "install_web"]
+__all__ = [
+    "UI_PREFIX",
+    "build_web_router",
+    "install_not_found_page",
+    "install_web",
+    "templates",
+]
 
 
 def install_web(api: FastAPI) -> None:
-    """Mount the pages and their static assets on the core's FastAPI app."""
+    """Mount the pages and their static assets on the core's FastAPI app; a refused page
+    request is answered by the pages (a login redirect, a 403 page: refusal.py)."""
     api.include_router(build_web_router())
     api.mount(
         f"{UI_PREFIX}/static",
@@ -26,3 +40,4 @@ def install_web(api: FastAPI) -> None:
         name="ui-static",
     )
     install_not_found_page(api)
+    set_page_refusal(api, _page_refusal(templates, UI_PREFIX))

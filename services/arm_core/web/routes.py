@@ -48,7 +48,7 @@ from services.arm_statements.money import format_amount, parse_amount
 from services.excel import ExcelError
 from services.runtime.storage import StorageError
 
-__all__ = ["UI_PREFIX", "build_web_router"]
+__all__ = ["UI_PREFIX", "build_web_router", "install_not_found_page", "templates"]
 
 UI_PREFIX = "/ui"
 _HERE = Path(__file__).parent
@@ -83,6 +83,7 @@ _FILES_PAGE = 20
 _ROWS_PAGE = 100
 Analyst = Annotated[Principal, Depends(require("analyst"))]
 Integrator = Annotated[Principal, Depends(require("integrator"))]
+Reader = Annotated[Principal, Depends(require("integrator", "analyst"))]
 
 
 class _PageNotFound(Exception):
@@ -176,6 +177,7 @@ def build_web_router() -> APIRouter:
     async def files_page(
         request: Request,
         deps: Deps,
+        _who: Reader,
         status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
@@ -186,6 +188,7 @@ def build_web_router() -> APIRouter:
     async def files_table(
         request: Request,
         deps: Deps,
+        _who: Reader,
         status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
@@ -222,7 +225,9 @@ def build_web_router() -> APIRouter:
         return Response(status_code=204, headers={"HX-Trigger": "files-changed"})
 
     @router.get(f"{UI_PREFIX}/files/{{file_id}}", response_class=HTMLResponse)
-    async def file_page(request: Request, deps: Deps, file_id: uuid.UUID) -> HTMLResponse:
+    async def file_page(
+        request: Request, deps: Deps, _who: Reader, file_id: uuid.UUID
+    ) -> HTMLResponse:
         async with deps.sessions() as session:
             stored = await session.scalar(
                 select(StoredFile)
