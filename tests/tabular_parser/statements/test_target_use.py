@@ -1,0 +1,82 @@
+"""The НКО target-use report (0710003 / 0710006) in a workbook: a DISCLOSURE with its coded
+lines and the relations of its form, as a scanned one gets (decision 0017)."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.tabular_parser.statements import StatementsResult, recognize_statements
+from tests.builders import SheetSpec
+from tests.builders.target_use import TARGET_USE_FIGURES, target_use_report
+
+from . import _forms as f
+from ._helpers import amounts, codes, only, schema_errors
+
+FORMATS = ("XLSX", "XLS")
+
+
+def _recognise(spec: SheetSpec, fmt: str = "XLSX") -> StatementsResult:
+    return recognize_statements(f.read_back([spec], fmt))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_target_use_sheet_is_a_disclosure_with_its_coded_lines_and_checks(fmt: str) -> None:
+    """Every 6xxx line with both years' amounts, no form variant, the relations held: done."""
+    result = _recognise(target_use_report(), fmt)
+    document = only(result, "DISCLOSURE")
+    assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
+    assert amounts(document, "6300") == ["-303964", "-248878"]
+    assert amounts(document, "6400") == ["1356", "2518"]
+    assert document["form_variant"] is None
+    assert document["checks"] == {"relations_failed": [], "soft_relations_failed": []}
+    assert document["status"] == "done"
+    assert not any(item["needs_review"] for item in document["lines"])
+    assert document["header"]["okud"] == "0710003"
+    assert schema_errors(result) == []
+
+
+@pytest.mark.parametrize("okud", ["0710006", None])
+def test_the_report_is_known_by_its_6xxx_codes_whatever_the_okud(okud: str | None) -> None:
+    """No title, the 66n edition's ОКУД or none: the codes of its «Код» column decide."""
+    document = only(_recognise(target_use_report(title=False, okud=okud)), "DISCLOSURE")
+    assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
+    assert document["checks"]["relations_failed"] == []
+
+
+def test_expenses_written_positive_check_the_same() -> None:
+    """6300 typed without brackets: read by absolute value and subtracted, as the ОФР's 2120."""
+    document = only(_recognise(target_use_report(expenses="positive")), "DISCLOSURE")
+    assert amounts(document, "6300") == ["303964", "248878"]
+    assert document["checks"]["relations_failed"] == []
+    assert document["status"] == "done"
+
+
+def test_an_end_balance_that_does_not_add_up_fails_6400_and_keeps_the_filers_figure() -> None:
+    """6400 ≠ 6100 + 6200 − 6300: RELATION_FAILED, needs_check; a workbook's figure stays
+    unflagged (it is the filer's arithmetic, not a misread)."""
+    result = _recognise(target_use_report(end_balance=1500))
+    document = only(result, "DISCLOSURE")
+    failed = document["checks"]["relations_failed"]
+    assert [(x["relation"], x["expected"], x["actual"]) for x in failed] == [
+        ("6400=6100+6200-6300", "1356", "1500")
+    ]
+    assert document["status"] == "needs_check"
+    assert "RELATION_FAILED" in [w["code"] for w in document["warnings"]]
+    assert not any(v["needs_review"] for item in document["lines"] for v in item["values"])
+    assert schema_errors(result) == []
+
+
+def test_another_disclosure_stays_header_only() -> None:
+    """A «Пояснения к …» sheet with a coded table is no target-use report: no lines, no checks
+    (decision 0005)."""
+    spec = SheetSpec(
+        "Пояснения",
+        [
+            ["Пояснения к бухгалтерскому балансу и отчету о финансовых результатах"],
+            ["Наименование показателя", "Код", "На 31.12.2021"],
+            ["Основные средства", "1150", 100],
+            ["Запасы", "1210", 200],
+        ],
+    )
+    document = only(_recognise(spec), "DISCLOSURE")
+    assert document["lines"] == [] and "checks" not in document
