@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import pytest
 
+from services.scan_gateway.mapper import map_items
+from services.scan_gateway.resultset import parse_item
 from services.tabular_parser.statements import StatementsResult, recognize_statements
 from tests.builders import SheetSpec
 from tests.builders.target_use import TARGET_USE_FIGURES, target_use_report
+from tests.scan_gateway._resultsets import encode, item, plain_line, table
 
 from . import _forms as f
-from ._helpers import amounts, codes, only, schema_errors
+from ._helpers import Json, amounts, codes, only, schema_errors
 
 FORMATS = ("XLSX", "XLS")
 
@@ -64,6 +67,48 @@ def test_an_end_balance_that_does_not_add_up_fails_6400_and_keeps_the_filers_fig
     assert "RELATION_FAILED" in [w["code"] for w in document["warnings"]]
     assert not any(v["needs_review"] for item in document["lines"] for v in item["values"])
     assert schema_errors(result) == []
+
+
+def _scanned_report() -> Json:
+    """The same report as scan-gateway's mapper gets it from OCR: one «За 2021 г.» column,
+    the «Использовано» figures in brackets as printed."""
+    rows = [
+        [
+            (text, 95),
+            (code, 96),
+            (f"({abs(now)})" if now < 0 else str(now), 99),
+        ]
+        for code, text, now, _ in TARGET_USE_FIGURES
+    ]
+    headers = [("Наименование показателя", 96), ("Код", 96), ("За 2021 г.", 96)]
+    page = item(
+        4,
+        [plain_line("Отчет о целевом использовании средств"), plain_line("Форма по ОКУД 0710003")],
+        [table(4, 0, headers, rows)],
+    )
+    [document] = map_items([parse_item("page-4.json", encode(page))]).documents
+    return document
+
+
+def _essentials(document: Json) -> Json:
+    """What the shared rules decide: the form, its lines' codes and this year's amounts, the
+    checks, the review flags and the status (locators and column indexes are the source's)."""
+    return {
+        "document_type": document["document_type"],
+        "form_variant": document["form_variant"],
+        "lines": [
+            (x["line_code"], x["values"][0]["amount"], x["needs_review"]) for x in document["lines"]
+        ],
+        "checks": document["checks"],
+        "status": document["status"],
+    }
+
+
+def test_a_workbook_and_a_scan_of_the_report_give_the_same_document() -> None:
+    """One rule for both: the Excel sheet and the OCR page of the same report agree on the
+    form, the lines, the amounts (6300 stored negative), the checks and the status."""
+    excel = only(_recognise(target_use_report()), "DISCLOSURE")
+    assert _essentials(excel) == _essentials(_scanned_report())
 
 
 def test_another_disclosure_stays_header_only() -> None:
