@@ -3,7 +3,8 @@
 One statementDocument built from a recogniser's typed reads (``build_document``), one rule
 for which form a title / ОКУД / codes / names show (``form_kind``), one enum of the document's
 warning codes, money read from cells and written as the contract's strings. The line catalogue
-of the balance and the ОФР (full, simplified, 157n, NKO wordings), name
+of the balance and the ОФР (full, simplified, 157n, NKO wordings) and the lines of the NKO
+target-use report, name
 matching for forms without a «Код» column, the full / simplified decision from the structure of
 the codes, the arithmetic relations and their checks in the contract's shape, the dates a
 statement prints (column labels, titles, the report date) and its header fields as text, and
@@ -17,12 +18,14 @@ from typing import Final
 
 from services.arm_statements.catalogue import (
     LINES,
+    TARGET_USE_LINES,
     CodeKind,
     classify_code,
     legacy_line_name,
     lookup_line,
     parent_code,
     print_order,
+    target_use_line,
 )
 from services.arm_statements.checks import (
     DEFAULT_TOLERANCE,
@@ -78,7 +81,7 @@ from services.arm_statements.header_fields import (
     okei_for_units,
     units_for_okei,
 )
-from services.arm_statements.line import DocumentType, FormVariant, Line, Standard
+from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
 from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
 from services.arm_statements.names import match_line_name, name_candidates, normalize_name
 from services.arm_statements.periods import (
@@ -109,6 +112,7 @@ __all__ = [
     "MIN_NAMES",
     "OWN_NUMBERING_OKUD",
     "REVIEW_BELOW",
+    "TARGET_USE_LINES",
     "ArmStatementsError",
     "Checks",
     "CodeKind",
@@ -124,6 +128,7 @@ __all__ = [
     "InvalidDocumentError",
     "InvalidToleranceError",
     "Line",
+    "LineForm",
     "LineRead",
     "LineStatus",
     "LineValues",
@@ -179,6 +184,7 @@ __all__ = [
     "report_date_in_texts",
     "resolve_relative",
     "statements_version",
+    "target_use_line",
     "title_kind",
     "units_for_okei",
 ]

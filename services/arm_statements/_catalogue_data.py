@@ -331,6 +331,69 @@ LINES_DATA: tuple[Line, ...] = (
     Line("2910", _I, "ОФР", "Разводненная прибыль (убыток) на акцию"),
 )
 
+_D: Final = "DISCLOSURE"
+_RECEIVED = "Поступило средств"
+_USED = "Использовано средств"
+
+# «Отчет о целевом использовании средств» of an НКО (order 66n; ОКУД 0710003 in the tax-office
+# set, 0710006 in the 66n edition; the ФНС XSD NO_BUHOTCH 5.09 element ЦелИсп). Lines of
+# section «Использовано средств» are printed in brackets (6300 and its break-down).
+TARGET_USE_LINES_DATA: tuple[Line, ...] = (
+    Line(
+        "6100",
+        _D,
+        "Остаток",
+        "Остаток средств на начало отчетного года",
+        aliases=("Остаток средств на начало отчетного периода",),
+    ),
+    Line("6210", _D, _RECEIVED, "Вступительные взносы"),
+    Line("6215", _D, _RECEIVED, "Членские взносы"),
+    Line("6220", _D, _RECEIVED, "Целевые взносы"),
+    Line("6230", _D, _RECEIVED, "Добровольные имущественные взносы и пожертвования"),
+    Line(
+        "6240",
+        _D,
+        _RECEIVED,
+        "Прибыль от приносящей доход деятельности",
+        aliases=("Прибыль от приносящей доход деятельности организации",),
+    ),
+    Line("6250", _D, _RECEIVED, "Прочие"),
+    Line("6200", _D, _RECEIVED, "Всего поступило средств", is_total=True),
+    Line("6310", _D, _USED, "Расходы на целевые мероприятия", bracketed=True),
+    Line("6311", _D, _USED, "Социальная и благотворительная помощь", bracketed=True),
+    Line("6312", _D, _USED, "Проведение конференций, совещаний, семинаров и т.п.", bracketed=True),
+    Line("6313", _D, _USED, "Иные мероприятия", bracketed=True),
+    Line("6320", _D, _USED, "Расходы на содержание аппарата управления", bracketed=True),
+    Line(
+        "6321",
+        _D,
+        _USED,
+        "Расходы, связанные с оплатой труда (включая начисления)",
+        bracketed=True,
+    ),
+    Line("6322", _D, _USED, "Выплаты, не связанные с оплатой труда", bracketed=True),
+    Line("6323", _D, _USED, "Расходы на служебные командировки и деловые поездки", bracketed=True),
+    Line(
+        "6324",
+        _D,
+        _USED,
+        "Содержание помещений, зданий, автомобильного транспорта и иного имущества (кроме ремонта)",
+        bracketed=True,
+    ),
+    Line("6325", _D, _USED, "Ремонт основных средств и иного имущества", bracketed=True),
+    Line("6326", _D, _USED, "Прочие", bracketed=True),
+    Line(
+        "6330",
+        _D,
+        _USED,
+        "Приобретение основных средств, инвентаря и иного имущества",
+        bracketed=True,
+    ),
+    Line("6350", _D, _USED, "Прочие", bracketed=True),
+    Line("6300", _D, _USED, "Всего использовано средств", is_total=True, bracketed=True),
+    Line("6400", _D, "Остаток", "Остаток средств на конец отчетного года", is_total=True),
+)
+
 # Pre-2011 forms (order 67n): recognised so that nothing crashes on them; never checked.
 LEGACY_BALANCE_CODES: dict[str, str] = {
     "110": "Нематериальные активы",

@@ -1,4 +1,5 @@
-"""Lookups over the line catalogue: official lines, organisation-added and legacy codes."""
+"""Lookups over the line catalogue: official lines, organisation-added and legacy codes, and the
+lines of the НКО target-use report (6100 … 6400), which are no balance / ОФР lines."""
 
 from __future__ import annotations
 
@@ -11,23 +12,31 @@ from services.arm_statements._catalogue_data import (
     LEGACY_BALANCE_CODES,
     LEGACY_INCOME_CODES,
     LINES_DATA,
+    TARGET_USE_LINES_DATA,
 )
 from services.arm_statements.line import DocumentType, Line
 
 __all__ = [
     "LINES",
+    "TARGET_USE_LINES",
     "CodeKind",
     "classify_code",
     "legacy_line_name",
     "lookup_line",
     "parent_code",
     "print_order",
+    "target_use_line",
 ]
 
 CodeKind = Literal["catalogue", "org_added", "legacy", "unknown"]
 
 LINES: Mapping[str, Line] = MappingProxyType({line.code: line for line in LINES_DATA})
 """Every four-digit line of the full balance and ОФР, in print order."""
+
+TARGET_USE_LINES: Mapping[str, Line] = MappingProxyType(
+    {line.code: line for line in TARGET_USE_LINES_DATA}
+)
+"""Every line of «Отчет о целевом использовании средств» (0710003 / 0710006), in print order."""
 
 _ORDER: Mapping[str, int] = MappingProxyType({code: i for i, code in enumerate(LINES)})
 _FIVE = re.compile(r"^\d{5}$")
@@ -37,6 +46,11 @@ _THREE = re.compile(r"^\d{3}$")
 def lookup_line(code: str) -> Line | None:
     """The catalogue line of a four-digit code, or None (five-digit codes: see parent_code)."""
     return LINES.get(code)
+
+
+def target_use_line(code: str) -> Line | None:
+    """The target-use report's line of a code (6100 … 6400), or None."""
+    return TARGET_USE_LINES.get(code)
 
 
 def parent_code(code: str) -> str | None:

@@ -3,9 +3,10 @@
 One rule for Excel sheets and scanned tables, strongest evidence first:
 1. a title printed on the form («Бухгалтерский баланс», «Отчёт о финансовых результатах» or
    «… о прибылях и убытках», «Пояснения к …», the other annual forms) or its ОКУД;
-2. the catalogue codes it prints: at least ``MIN_CODES`` of one form and more than of the
+2. the catalogue codes it prints: at least ``MIN_CODES`` of one form and more than of any
    other (one is enough when the codes come from the form's «Код» column, or when a weak
-   hint such as the sheet's name agrees);
+   hint such as the sheet's name agrees); the lines of the НКО target-use report (6100 …
+   6400) make a DISCLOSURE, whatever ОКУД its edition prints (0710003 or 0710006);
 3. a title printed near the form but not on it (the page of a scanned table);
 4. its line names: at least ``MIN_NAMES`` catalogue lines of one form matched by name, and
    more than of the other (a whole sheet, whose every cell is a candidate, asks for more).
@@ -20,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from services.arm_statements.catalogue import LINES, classify_code, parent_code
+from services.arm_statements.catalogue import LINES, classify_code, parent_code, target_use_line
 from services.arm_statements.names import match_line_name
 from services.arm_statements.text import fold
 
@@ -119,12 +120,13 @@ def code_form(code: str) -> str | None:
 def codes_kind(
     codes: Iterable[str], *, hinted: FormKind | None = None, code_column: bool = False
 ) -> FormKind | None:
-    """The form most of ``codes`` belong to, when enough of them do (rule 2)."""
+    """The form most of ``codes`` belong to, when enough of them do (rule 2); a tie goes to
+    the balance, then the ОФР."""
     counts = _code_counts(codes)
-    best: FormKind = "BALANCE" if counts["BALANCE"] >= counts["INCOME"] else "INCOME"
-    other = "INCOME" if best == "BALANCE" else "BALANCE"
+    kinds: tuple[FormKind, ...] = ("BALANCE", "INCOME", "DISCLOSURE")
+    best = max(kinds, key=lambda kind: (counts[kind], -kinds.index(kind)))
     threshold = 1 if code_column or hinted == best else MIN_CODES
-    if counts[best] >= threshold and counts[best] > counts[other]:
+    if counts[best] >= threshold and all(counts[best] > counts[k] for k in kinds if k != best):
         return best
     return None
 
@@ -191,10 +193,13 @@ def codes_said(codes: Iterable[str]) -> str | None:
     counts = _code_counts(codes)
     if not any(counts.values()):
         return None
-    return (
+    said = (
         f"кодов строк баланса {counts['BALANCE']}, отчёта о финансовых результатах "
         f"{counts['INCOME']}"
     )
+    if counts["DISCLOSURE"]:
+        said += f", отчёта о целевом использовании средств {counts['DISCLOSURE']}"
+    return said
 
 
 def names_said(names: Iterable[str | None]) -> str | None:
@@ -213,9 +218,10 @@ def _short(text: str, limit: int = 80) -> str:
 
 
 def _code_counts(codes: Iterable[str]) -> dict[str, int]:
-    counts = {"BALANCE": 0, "INCOME": 0}
+    """Codes of the balance, of the ОФР and of the target-use report (under DISCLOSURE)."""
+    counts = {"BALANCE": 0, "INCOME": 0, "DISCLOSURE": 0}
     for code in codes:
-        kind = code_form(code)
+        kind = code_form(code) or ("DISCLOSURE" if target_use_line(code) is not None else None)
         if kind in counts:
             counts[kind] += 1
     return counts

@@ -1,4 +1,5 @@
-"""One line of the balance or ОФР form: its code, section and every official name it carries."""
+"""One line of a coded form (the balance, the ОФР, the НКО target-use report): its code, section
+and every official name it carries."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 DocumentType = Literal["BALANCE", "INCOME"]
+LineForm = Literal["BALANCE", "INCOME", "DISCLOSURE"]
+"""The form a line belongs to: DISCLOSURE only for the target-use report (6100 … 6400)."""
 FormVariant = Literal["full", "simplified"]
 Standard = Literal["66n", "157n", "legacy"]
 
-__all__ = ["DocumentType", "FormVariant", "Line", "Standard"]
+__all__ = ["DocumentType", "FormVariant", "Line", "LineForm", "Standard"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +27,7 @@ class Line:
     """
 
     code: str
-    document_type: DocumentType
+    document_type: LineForm
     section: str
     name: str
     name_157n: str | None = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from services.arm_statements.catalogue import target_use_line
 from services.arm_statements.checks import (
     DEFAULT_TOLERANCE,
     Checks,
@@ -45,7 +46,8 @@ class CoveredValue:
 class RecomputeResult:
     """What recompute found for one document.
 
-    ``checks`` is None for a document that gets no ``checks`` (DISCLOSURE, or no lines).
+    ``checks`` is None for a document that gets no ``checks`` (no lines, or a DISCLOSURE other
+    than the target-use report).
     ``duplicate_lines``: positions of lines whose code an earlier line already had (ignored).
     """
 
@@ -126,6 +128,14 @@ def _read_lines(lines: Sequence[object]) -> _Read:
     return _Read(values, positions, codes, names, tuple(duplicates))
 
 
+def _checked(document_type: str, codes: Sequence[str]) -> bool:
+    """A balance / ОФР, or the one DISCLOSURE with relations: the target-use report (a line of
+    it printed); every other disclosure gets no ``checks``."""
+    if document_type == "DISCLOSURE":
+        return any(target_use_line(code) is not None for code in codes)
+    return document_type in ("BALANCE", "INCOME")
+
+
 def recompute(
     document: Mapping[str, object],
     *,
@@ -151,7 +161,7 @@ def recompute(
         variant = detect_form_variant(document_type, read.codes, read.names)
     else:
         variant = form_variant if document_type in ("BALANCE", "INCOME") else None
-    if document_type not in ("BALANCE", "INCOME") or not doc.get("lines"):
+    if not doc.get("lines") or not _checked(document_type, read.codes):
         return RecomputeResult(document_type, variant, None, frozenset(), read.duplicates)
     outcomes = evaluate_relations(
         document_type, variant, read.values, tolerance=tolerance, complete=complete

@@ -1,4 +1,5 @@
-"""The arithmetic relations between lines of the balance and the ОФР (shared/notes/domain.md).
+"""The arithmetic relations between lines of the balance, the ОФР (shared/notes/domain.md) and the
+НКО target-use report (a DISCLOSURE: 6400 = 6100 + 6200 − 6300 and its two section sums).
 
 How a term is read matters as much as which lines it sums:
 - ``signed``: the amount as printed (a printed minus or brackets make it negative);
@@ -9,6 +10,8 @@ How a term is read matters as much as which lines it sums:
   holds when either reading does. 2410: signed in ГИР БО full forms (tax expense negative, tax
   income positive), positive and subtracted in simplified forms and older XML. 1320: own shares
   (subtracted) in a company, «Целевой капитал» (added) in the NKO variant of section III.
+The target-use report's «Использовано» lines (6300, 63xx) follow the ОФР's expense lines: printed
+in brackets, read by absolute value and subtracted, so 6300 written positive checks the same.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class Relation:
 
     name: str
     kind: RelationKind
-    document_type: Literal["BALANCE", "INCOME"]
+    document_type: Literal["BALANCE", "INCOME", "DISCLOSURE"]
     target: str
     terms: tuple[Term, ...]
     target_reading: Literal["signed", "either"] = "signed"
@@ -158,6 +161,46 @@ _INCOME_SIMPLIFIED = (
     ),
 )
 
+_D: Final = "DISCLOSURE"
+
+# Only relations whose target line is printed are checked, so these touch no other disclosure.
+# The section sums are hard: the form has its own «Прочие» line in each section. The «в том
+# числе» break-downs of 6310 / 6320 are soft: filers often fill only some of them.
+_TARGET_USE = (
+    Relation(
+        "6200=6210+6215+6220+6230+6240+6250",
+        "hard",
+        _D,
+        "6200",
+        _t("+6210 +6215 +6220 +6230 +6240 +6250"),
+    ),
+    Relation(
+        "6300=6310+6320+6330+6350",
+        "hard",
+        _D,
+        "6300",
+        _t("+|6310| +|6320| +|6330| +|6350|"),
+        target_reading="either",
+    ),
+    Relation(
+        "6310=6311+6312+6313",
+        "soft",
+        _D,
+        "6310",
+        _t("+|6311| +|6312| +|6313|"),
+        target_reading="either",
+    ),
+    Relation(
+        "6320=6321+6322+6323+6324+6325+6326",
+        "soft",
+        _D,
+        "6320",
+        _t("+|6321| +|6322| +|6323| +|6324| +|6325| +|6326|"),
+        target_reading="either",
+    ),
+    Relation("6400=6100+6200-6300", "hard", _D, "6400", _t("+6100 +6200 -|6300|")),
+)
+
 _TABLE: dict[tuple[str, str | None], tuple[Relation, ...]] = {
     (_B, "full"): _BALANCE_FULL,
     (_B, "simplified"): _BALANCE_SIMPLIFIED,
@@ -165,9 +208,12 @@ _TABLE: dict[tuple[str, str | None], tuple[Relation, ...]] = {
     (_I, "full"): _INCOME_FULL,
     (_I, "simplified"): _INCOME_SIMPLIFIED,
     (_I, None): (),
+    (_D, None): _TARGET_USE,
 }
 
 
 def relations_for(document_type: str, form_variant: FormVariant | None) -> tuple[Relation, ...]:
-    """The relations checked for a form; with no known variant only those common to both."""
+    """The relations checked for a form; with no known variant only those common to both.
+
+    DISCLOSURE: the target-use report's (no other disclosure prints their lines)."""
     return _TABLE.get((document_type, form_variant), ())

@@ -200,7 +200,8 @@ def test_code_no_form_prints_needs_review() -> None:
 
 def test_target_use_report_keeps_its_coded_lines() -> None:
     """«Отчет о целевом использовании средств» (ОКУД 0710003) is a DISCLOSURE that keeps its
-    6xxx lines and amounts (the contract allows lines; it has no form variant and no checks)."""
+    6xxx lines and amounts (the contract allows lines; it has no form variant) and gets the
+    checks of its relations (6400 = 6100 + 6200 − 6300 holds here)."""
     rows = [
         [("Остаток средств на начало отчетного года", 95), ("6100", 96), ("2 518", 99)],
         [("Поступило средств", 95), ("6200", 96), ("302 802", 99)],
@@ -218,5 +219,6 @@ def test_target_use_report_keeps_its_coded_lines() -> None:
     assert doc["document_type"] == "DISCLOSURE" and doc["form_variant"] is None
     amounts = {x["line_code"]: x["values"][0]["amount"] for x in doc["lines"]}
     assert amounts == {"6100": "2518", "6200": "302802", "6300": "-303964", "6400": "1356"}
+    assert doc["checks"] == {"relations_failed": [], "soft_relations_failed": []}
     assert not any(x["needs_review"] for x in doc["lines"])
     assert contract_errors(Kind.RESULT, result_file(recognition)) == []

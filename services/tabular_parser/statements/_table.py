@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from services.arm_statements import classify_code, fold, parse_period_label
+from services.arm_statements import classify_code, fold, parse_period_label, target_use_line
 from services.excel.model import CellRange, Sheet
 from services.excel.text import cell_text
 
@@ -75,7 +75,10 @@ class TableLayout:
 
 
 def is_catalogue_code(text: str) -> bool:
-    return bool(_CODE.match(text)) and classify_code(text) in ("catalogue", "org_added")
+    """A code some form prints: a catalogue line, a break-down of one, or a target-use line."""
+    return bool(_CODE.match(text)) and (
+        classify_code(text) in ("catalogue", "org_added") or target_use_line(text) is not None
+    )
 
 
 def is_notes_header(folded: str) -> bool:

@@ -13,7 +13,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from services.arm_statements import build_document, detect_form_variant, statements_version
+from services.arm_statements import (
+    build_document,
+    detect_form_variant,
+    statements_version,
+    target_use_line,
+)
 from services.excel.model import Sheet
 from services.tabular_parser.statements._classify import DocumentKind, Segment, classify_sheet
 from services.tabular_parser.statements._describe import empty_form_message, other_sheet_message
@@ -79,12 +84,25 @@ class _Item:
     titled: bool
 
 
+def _disclosure(sheet: Sheet, segment: Segment) -> Part:
+    """A disclosure is header-only (decision 0005), except the НКО target-use report, whose
+    coded lines (6100 … 6400) are read like a statement's (decision 0017)."""
+    last = min(segment.last_row, segment.first_row + _DISCLOSURE_HEADER_ROWS)
+    part = Part(
+        sheet, segment.first_row, segment.last_row, read_header(sheet, segment.first_row, last)
+    )
+    layout = locate_table(sheet, segment.first_row, segment.last_row)
+    if layout is None or layout.code_col is None:
+        return part
+    lines = read_lines(sheet, layout, segment.kind)
+    if any(line.code is not None and target_use_line(line.code) for line in lines):
+        part.layout, part.lines = layout, lines
+    return part
+
+
 def _part(sheet: Sheet, segment: Segment) -> Part:
     if segment.kind == "DISCLOSURE":
-        last = min(segment.last_row, segment.first_row + _DISCLOSURE_HEADER_ROWS)
-        return Part(
-            sheet, segment.first_row, segment.last_row, read_header(sheet, segment.first_row, last)
-        )
+        return _disclosure(sheet, segment)
     layout = locate_table(sheet, segment.first_row, segment.last_row)
     header_end = segment.last_row
     if layout is not None:
