@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Sequence
 from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
 from sqlalchemy import ColumnElement, ScalarSelect, func, select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased, selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
@@ -42,7 +44,7 @@ from services.arm_core.schemas import (
 )
 from services.runtime.storage import ObjectNotFound, StorageError
 
-__all__ = ["API_PREFIX", "ApiDeps", "build_api_router", "file_conditions", "read_limited"]
+__all__ = ["API_PREFIX", "ApiDeps", "build_api_router", "query_files", "read_limited"]
 _READ_CHUNK = 1024 * 1024
 _ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
 # Who may: read (integrator, analyst), upload and re-run (integrator), delete (admin); admin
@@ -85,14 +87,43 @@ def _latest_status() -> ScalarSelect[str]:
     )
 
 
-def file_conditions(
+async def query_files(
+    session: AsyncSession,
+    *,
+    limit: int,
+    offset: int,
+    status: JobStatusName | None = None,
+    name: str | None = None,
+    uploaded_from: dt.datetime | None = None,
+    uploaded_to: dt.datetime | None = None,
+) -> tuple[int, Sequence[StoredFile]]:
+    """One page of the stored files, newest first, with their jobs, and how many match: the
+    list of the API and of the files page, filtered by the latest job's status, by name and by
+    upload time."""
+    conditions = _file_conditions(
+        status=status, name=name, uploaded_from=uploaded_from, uploaded_to=uploaded_to
+    )
+    total = await session.scalar(select(func.count()).select_from(StoredFile).where(*conditions))
+    files = (
+        await session.scalars(
+            select(StoredFile)
+            .where(*conditions)
+            .options(selectinload(StoredFile.jobs))
+            .order_by(StoredFile.created_at.desc(), StoredFile.id)
+            .limit(limit)
+            .offset(offset)
+        )
+    ).all()
+    return total or 0, files
+
+
+def _file_conditions(
     *,
     status: JobStatusName | None,
     name: str | None,
     uploaded_from: dt.datetime | None,
     uploaded_to: dt.datetime | None,
 ) -> list[ColumnElement[bool]]:
-    """The filters of the file list (the API's and the files page's)."""
     conditions: list[ColumnElement[bool]] = []
     if status is not None:
         conditions.append(_latest_status() == status)
@@ -181,26 +212,19 @@ def build_api_router() -> APIRouter:
     ) -> FilePage:
         """Stored files, newest first, with their jobs; filtered by the latest job's status,
         by name and by upload time."""
-        conditions = file_conditions(
-            status=status, name=name, uploaded_from=uploaded_from, uploaded_to=uploaded_to
-        )
         async with deps.sessions() as session:
-            total = await session.scalar(
-                select(func.count()).select_from(StoredFile).where(*conditions)
+            total, files = await query_files(
+                session,
+                limit=limit,
+                offset=offset,
+                status=status,
+                name=name,
+                uploaded_from=uploaded_from,
+                uploaded_to=uploaded_to,
             )
-            files = (
-                await session.scalars(
-                    select(StoredFile)
-                    .where(*conditions)
-                    .options(selectinload(StoredFile.jobs))
-                    .order_by(StoredFile.created_at.desc(), StoredFile.id)
-                    .limit(limit)
-                    .offset(offset)
-                )
-            ).all()
         return FilePage(
             items=[FileOut.of(f, list(f.jobs)) for f in files],
-            total=total or 0,
+            total=total,
             limit=limit,
             offset=offset,
         )

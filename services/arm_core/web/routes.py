@@ -11,12 +11,12 @@ from __future__ import annotations
 import asyncio
 import uuid
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, cast
 
 from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import func, select
+from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
@@ -41,12 +41,15 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
-from services.arm_core.routes import file_conditions, read_limited
+from services.arm_core.routes import query_files, read_limited
 from services.arm_core.web import source
 from services.arm_core.web.views import money, statement_view
 from services.arm_statements.money import format_amount, parse_amount
 from services.excel import ExcelError
 from services.runtime.storage import StorageError
+
+if TYPE_CHECKING:
+    from services.arm_core.schemas import JobStatusName
 
 __all__ = ["UI_PREFIX", "build_web_router", "install_not_found_page", "templates"]
 
@@ -101,27 +104,19 @@ def _render(request: Request, template: str, code: int = 200, **context: Any) ->
 async def _file_page_data(deps: ApiDeps, status: str | None, offset: int) -> dict[str, Any]:
     # The filter's «все» sends an empty status; an unknown one filters nothing either.
     status = status if status in STATUS_NAMES else None
-    conditions = file_conditions(status=status, name=None, uploaded_from=None, uploaded_to=None)  # type: ignore[arg-type]
     async with deps.sessions() as session:
-        total = await session.scalar(
-            select(func.count()).select_from(StoredFile).where(*conditions)
+        total, files = await query_files(
+            session,
+            limit=_FILES_PAGE,
+            offset=offset,
+            status=cast("JobStatusName", status) if status is not None else None,
         )
-        files = (
-            await session.scalars(
-                select(StoredFile)
-                .where(*conditions)
-                .options(selectinload(StoredFile.jobs))
-                .order_by(StoredFile.created_at.desc(), StoredFile.id)
-                .limit(_FILES_PAGE)
-                .offset(offset)
-            )
-        ).all()
     latest = [(f, f.jobs[-1] if f.jobs else None) for f in files]
     running = any(job is not None and job.status in _ACTIVE for _f, job in latest)
     items = [{"file": f, "job": job} for f, job in latest]
     return {
         "items": items,
-        "total": total or 0,
+        "total": total,
         "offset": offset,
         "limit": _FILES_PAGE,
         "status": status or "",
