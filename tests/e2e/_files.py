@@ -52,10 +52,10 @@ def statements_pdf() -> bytes:
 
 
 def zip_without_workbook() -> bytes:
-    """A ZIP that names `xl/workbook.xml` but lacks `[Content_Types].xml`.
+    """A ZIP that names `xl/workbook.xml` but lacks `[Content_Types].xml`: no OOXML package.
 
-    The core's upload check looks for the workbook part only (it accepts the body as XLSX);
-    the parser's signature wants an OOXML package and answers UNSUPPORTED_FORMAT.
+    The core's upload check and the parser's signature are one sniffer
+    (`services.contract.filetypes`), so the core refuses it at the edge, as the parser would.
     """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

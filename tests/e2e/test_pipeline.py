@@ -126,18 +126,17 @@ async def test_text_pdf_goes_through_the_scan_gateway(core: Core) -> None:
     assert _amount(_line(documents["INCOME"], "2400")) == Decimal("2680")
 
 
-async def test_non_workbook_zip_named_xlsx_ends_unsupported_format(core: Core) -> None:
-    """The core's upload check accepts a ZIP holding `xl/workbook.xml` as XLSX (it reads the
-    central directory only); the parser's signature needs an OOXML package, so the job ends in
-    error UNSUPPORTED_FORMAT. Bodies with no workbook signature at all never get that far:
-    the core refuses them at the edge (415), and a PDF named .xlsx is a type mismatch (422)."""
-    upload = await core.upload("not-a-workbook.xlsx", _files.zip_without_workbook())
-    job = await core.wait_final(upload["job_id"])
-    assert (job["status"], job["error_code"]) == ("error", "UNSUPPORTED_FORMAT"), job
-    assert await core.documents(upload["file_id"]) == []
-
-    text = await core.upload_response("notes.xlsx", b"just some text, not a workbook")
-    assert text.status_code == 415
+async def test_bodies_that_are_no_workbook_are_refused_at_the_upload(core: Core) -> None:
+    """The core asks the same sniffer as the parser (`services.contract.filetypes`): a ZIP
+    naming `xl/workbook.xml` without an OOXML package and a body with no workbook signature
+    are refused at the edge (415); a PDF named .xlsx is a type mismatch (422)."""
+    for name, body in (
+        ("not-a-workbook.xlsx", _files.zip_without_workbook()),
+        ("notes.xlsx", b"just some text, not a workbook"),
+    ):
+        refused = await core.upload_response(name, body)
+        assert refused.status_code == 415, (name, refused.text)
+        assert refused.json()["type"] == "urn:arm-ka:problem:unsupported-file-content"
     renamed = await core.upload_response("report.xlsx", _files.statements_pdf())
     assert renamed.status_code == 422
 
