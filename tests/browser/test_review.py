@@ -123,8 +123,11 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     await expect(cell).to_have_class(re.compile(r"\bcorrected\b"))
     await expect(page.locator(DOUBTFUL)).to_have_text("−118\u202f450")
 
-    # Enter on an unchanged value confirms it.
+    # Enter on an unchanged value confirms it (once htmx has settled the swap: its autofocus
+    # of the next doubtful value would otherwise take the focus back after ours).
+    await _settled(page)
     await page.locator("#v-0-3").focus()
+    await expect(page.locator("#v-0-3")).to_be_focused()
     await page.keyboard.press("Enter")
     await expect(page.locator("#value-input")).to_be_focused()
     await page.keyboard.press("Enter")
@@ -194,3 +197,10 @@ async def test_a_document_of_another_file_is_a_404_page(page: Page, stack: Local
     assert response is not None
     assert response.status == 404
     await expect(page.locator("p.message.error")).to_contain_text("не найден")
+
+
+async def _settled(page: Page) -> None:
+    """Wait until no htmx request, swap or settle is in progress on the page."""
+    await page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
