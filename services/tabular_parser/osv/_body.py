@@ -19,7 +19,7 @@ from services.excel.values import format_kopecks, parse_kopecks
 
 from ._accounts import account_code
 from ._cells import cell_text
-from ._columns import Layout, layout_at
+from ._columns import SUM_FIELDS, Layout, layout_at
 from ._footer import FOOTER_RE, FOOTER_STARTS
 
 __all__ = ["Body", "Entry", "Issue", "read_body"]
@@ -34,7 +34,7 @@ _ROUNDED = "OSV_VALUE_ROUNDED"
 _KOPECK_ULP = 0.0005  # a float whose spacing is wider cannot tell kopecks apart exactly
 _INDICATOR_ROWS = frozenset({"количество", "кол.", "валютная сумма", "вал. сумма", "в валюте"})
 _INDICATOR_CHARS = max(map(len, _INDICATOR_ROWS))
-_SUMS = 6  # `_columns.SUM_FIELDS`
+_SUMS = len(SUM_FIELDS)
 _EXACT_FLOAT = 1e13  # see `parse_kopecks`: below it, round(x * 100) / 100 == x means exact
 
 
