@@ -27,9 +27,11 @@ from services.arm_core.auth.bind import (
 from services.arm_core.auth.dependency import (
     TOKEN_COOKIE,
     Authenticator,
+    authenticated,
     authenticator,
     authorize,
     principal_of,
+    remember,
     require,
     roles_required,
 )
@@ -70,6 +72,7 @@ __all__ = [
     "Principal",
     "announce",
     "auth_state",
+    "authenticated",
     "authenticator",
     "authorize",
     "build_auth_router",
@@ -80,6 +83,7 @@ __all__ = [
     "is_loopback",
     "principal_of",
     "refusal_response",
+    "remember",
     "require",
     "roles_from_claims",
     "roles_required",

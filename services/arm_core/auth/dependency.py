@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
+from fastapi.requests import HTTPConnection
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
 from services.arm_core.auth.bind import is_loopback
@@ -26,9 +27,11 @@ from services.arm_core.settings import AuthSettings
 __all__ = [
     "TOKEN_COOKIE",
     "Authenticator",
+    "authenticated",
     "authenticator",
     "authorize",
     "principal_of",
+    "remember",
     "require",
     "roles_required",
 ]
@@ -118,15 +121,29 @@ def require(role: str, *more: str) -> Callable[..., Awaitable[Principal]]:
         bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
         cookie: Annotated[str | None, Depends(_cookie)],
     ) -> Principal:
-        token = bearer.credentials if bearer is not None else None
-        principal = await authenticator(request).principal(request, token, cookie)
+        principal = authenticated(request)
+        if principal is None:  # no guard ran (a request without a body): verify here
+            token = bearer.credentials if bearer is not None else None
+            principal = await authenticator(request).principal(request, token, cookie)
         authorize(principal, wanted)
-        request.state.principal = principal
+        remember(request, principal)
         return principal
 
     dependency.__name__ = f"require_{'_or_'.join(wanted)}"
     _REQUIRED[dependency] = wanted
     return dependency
+
+
+def remember(request: HTTPConnection, principal: Principal) -> None:
+    """Record who `request` acts as in its ASGI scope (`scope["state"]`), so that what runs
+    after (the route's dependency after the body guard) does not verify the token again."""
+    request.state.principal = principal
+
+
+def authenticated(request: HTTPConnection) -> Principal | None:
+    """Who `request` was already found to act as (`remember`), or None."""
+    found = getattr(request.state, "principal", None)
+    return found if isinstance(found, Principal) else None
 
 
 async def principal_of(request: Request) -> Principal:

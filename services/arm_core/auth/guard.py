@@ -5,7 +5,9 @@ parameters, before the `require` dependency has refused anyone, so an unauthenti
 could make the core read a big upload. The guard finds, for a request with a body, the route
 it is for; when that route takes a body and depends on `require`, it authenticates the request
 from its headers and checks those roles first, answering the refusal (the same one the
-dependency gives) without calling `receive`. The dependency still runs afterwards.
+dependency gives) without calling `receive`. The principal it found goes into the ASGI scope
+(`scope["state"]`), where the dependency, which still runs afterwards and checks its roles,
+takes it: the token is verified once a request.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from starlette.responses import Response
 from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from services.arm_core.auth.dependency import authorize, principal_of, roles_required
+from services.arm_core.auth.dependency import authorize, principal_of, remember, roles_required
 from services.arm_core.auth.errors import Forbidden, NotAuthenticated, refusal_response
 from services.arm_core.exceptions import ApiProblem
 from services.arm_core.problems import problem_response
@@ -95,6 +97,7 @@ class BodyGuard:
             principal = await principal_of(request)
             for roles in wanted:
                 authorize(principal, roles)
+            remember(request, principal)  # the dependency takes it from the scope
         except (NotAuthenticated, Forbidden) as refused:
             return refusal_response(request, refused)
         except ApiProblem as problem:  # the provider unreachable, say

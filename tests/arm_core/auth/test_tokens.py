@@ -12,6 +12,7 @@ from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.auth import TOKEN_COOKIE
+from services.arm_core.auth.provider import OidcProvider, VerifiedToken
 from services.arm_core.db import JobStatus, RecognitionJob
 
 from ._provider import FakeProvider, SigningKey
@@ -279,3 +280,39 @@ async def test_the_token_subject_is_who_the_deletion_audit_names(
     audit = [r.getMessage() for r in caplog.records if r.name == "services.arm_core.audit"]
     assert len(audit) == 1
     assert "by=admin-3f9c client=127.0.0.1" in audit[0]
+
+
+async def test_a_token_is_verified_once_a_request(
+    core: CoreFactory,
+    oidc: dict[str, Any],
+    provider: FakeProvider,
+    sample_files: dict[str, bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An upload (the body guard authenticates it, then the route's dependency runs) verifies
+    its token once, as a read (no guard) does; the guard's principal is the request's own: an
+    analyst's upload right after an integrator's is still refused."""
+    verified: list[str] = []
+    verify = OidcProvider.verify
+
+    async def counting(self: OidcProvider, token: str) -> VerifiedToken:
+        verified.append(token)
+        return await verify(self, token)
+
+    monkeypatch.setattr(OidcProvider, "verify", counting)
+    _, client = await core(oidc)
+    integrator = _bearer(provider.token(roles=["integrator"]))
+    for path in ("/api/v1/files", "/ui/files"):
+        verified.clear()
+        files = {"file": ("a.xlsx", sample_files["XLSX"])}
+        up = await client.post(path, files=files, headers=integrator)
+        assert up.status_code == 201, up.text
+        assert len(verified) == 1, path
+    verified.clear()
+    assert (await client.get("/api/v1/files", headers=integrator)).status_code == 200
+    assert len(verified) == 1
+    analyst = _bearer(provider.token(roles=["analyst"]))
+    refused = await client.post(
+        "/api/v1/files", files={"file": ("b.xlsx", sample_files["XLSX"])}, headers=analyst
+    )
+    assert refused.status_code == 403
