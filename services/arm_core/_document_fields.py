@@ -11,6 +11,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from services.arm_core.db.documents import (
+    DocumentIssue,
+    OsvRow,
+    StatementColumn,
+    StatementLine,
+    StatementValue,
+)
+
 __all__ = [
     "COLUMN",
     "ISSUE",
@@ -20,6 +28,7 @@ __all__ = [
     "STATEMENT_DOCUMENT",
     "VALUE",
     "Fields",
+    "fields_of",
 ]
 
 
@@ -119,3 +128,17 @@ OSV_ROW = Fields(
     ("extra",),
 )
 ISSUE = Fields(("code", "severity", "message"), ("line_refs", "column_index", "field"))
+
+_OF_TABLE: dict[type, Fields] = {
+    StatementColumn: COLUMN,
+    StatementLine: LINE,
+    StatementValue: VALUE,
+    OsvRow: OSV_ROW,
+    DocumentIssue: ISSUE,
+}
+
+
+def fields_of(table: type) -> Fields:
+    """The column-backed keys of the contract object a table's rows hold (one place for the
+    writer and the reader to pair them)."""
+    return _OF_TABLE[table]

@@ -15,24 +15,13 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
-from services.arm_core._document_fields import (
-    COLUMN,
-    ISSUE,
-    LINE,
-    OSV_DOCUMENT,
-    OSV_ROW,
-    STATEMENT_DOCUMENT,
-    VALUE,
-    Fields,
-)
+from services.arm_core._document_fields import OSV_DOCUMENT, STATEMENT_DOCUMENT, fields_of
 from services.arm_core.db.documents import (
     Document,
     DocumentIssue,
     IssueSource,
     OsvRow,
-    StatementColumn,
     StatementLine,
-    StatementValue,
 )
 from services.arm_core.db.models import JobStatus, RecognitionJob
 from services.arm_core.document_store import is_osv
@@ -64,9 +53,10 @@ class _Stored(Protocol):
     def additional(self) -> Any: ...
 
 
-def _part_json(row: _Stored, fields: Fields, *confidences: str, **children: Any) -> dict[str, Any]:
+def _part_json(row: _Stored, *confidences: str, **children: Any) -> dict[str, Any]:
     """A stored row as its contract object: the column-backed keys (`confidences` as numbers,
     the nested `children` as given) joined with `additional`."""
+    fields = fields_of(type(row))
     keys = [key for key in (*fields.required, *fields.optional) if key not in children]
     values = {key: getattr(row, key) for key in keys}
     for key in confidences:
@@ -130,25 +120,17 @@ async def load_osv_rows(
 
 def issue_json(issue: DocumentIssue) -> dict[str, Any]:
     """A document issue in the warning shape `{code, severity, message, line_refs?, ...}`."""
-    return _part_json(issue, ISSUE)
-
-
-def _value_json(value: StatementValue) -> dict[str, Any]:
-    return _part_json(value, VALUE, "confidence")
+    return _part_json(issue)
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:
-    values = [_value_json(v) for v in line.values]
-    return _part_json(line, LINE, "line_code_confidence", "line_name_confidence", values=values)
-
-
-def _column_json(column: StatementColumn) -> dict[str, Any]:
-    return _part_json(column, COLUMN, "label_confidence")
+    values = [_part_json(v, "confidence") for v in line.values]
+    return _part_json(line, "line_code_confidence", "line_name_confidence", values=values)
 
 
 def osv_row_json(row: OsvRow) -> dict[str, Any]:
     """An ОСВ row in the contract shape."""
-    return _part_json(row, OSV_ROW)
+    return _part_json(row)
 
 
 def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None) -> dict[str, Any]:
@@ -169,7 +151,7 @@ def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None
         values["rows"] = [osv_row_json(r) for r in rows or ()]
         return OSV_DOCUMENT.join(values, _mapping(document.additional))
     values["form_variant"] = document.form_variant
-    values["columns"] = [_column_json(c) for c in document.columns]
+    values["columns"] = [_part_json(c, "label_confidence") for c in document.columns]
     values["lines"] = [_line_json(line) for line in document.lines]
     return STATEMENT_DOCUMENT.join(values, _mapping(document.additional))
 

@@ -17,24 +17,12 @@ from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core._document_fields import (
-    COLUMN,
-    ISSUE,
-    LINE,
     OSV_DOCUMENT,
-    OSV_ROW,
     STATEMENT_DOCUMENT,
-    VALUE,
     Fields,
+    fields_of,
 )
-from services.arm_core.db.documents import (
-    Document,
-    DocumentIssue,
-    IssueSource,
-    OsvRow,
-    StatementColumn,
-    StatementLine,
-    StatementValue,
-)
+from services.arm_core.db import documents as tables
 from services.arm_core.db.models import Base, RecognitionJob, utcnow
 from services.arm_core.mapping.model import CoreIssue, MappedDocument, MappedResult
 from services.arm_statements import parse_money
@@ -45,7 +33,8 @@ OSV = "OSV"
 _MAX_NUMERIC_DIGITS = 36  # NUMERIC(38, 2): larger amounts keep only their exact string
 _OSV_CHUNK = 2000  # rows per bulk INSERT: bounds the parameters built and sent at once
 # Core, not the ORM's bulk INSERT: as fast on SQLite, a third faster on PostgreSQL.
-_OSV_ROW_TABLE = cast(Table, OsvRow.__table__)
+_OSV_ROW_TABLE = cast(Table, tables.OsvRow.__table__)
+_OSV_ROW_FIELDS = fields_of(tables.OsvRow)
 
 _PartT = TypeVar("_PartT", bound=Base)
 
@@ -80,30 +69,27 @@ def _columns(fields: Fields, position: int, item: Mapping[str, Any]) -> dict[str
     }
 
 
-def _part(
-    model: type[_PartT], fields: Fields, position: int, item: Mapping[str, Any], **derived: Any
-) -> _PartT:
+def _part(model: type[_PartT], position: int, item: Mapping[str, Any], **derived: Any) -> _PartT:
     """The row of one contract object, with the `derived` columns over its own keys."""
-    return model(**{**_columns(fields, position, item), **derived})
+    return model(**{**_columns(fields_of(model), position, item), **derived})
 
 
-def _producer_issue(position: int, warning: Mapping[str, Any]) -> DocumentIssue:
+def _producer_issue(position: int, warning: Mapping[str, Any]) -> tables.DocumentIssue:
     return _part(
-        DocumentIssue,
-        ISSUE,
+        tables.DocumentIssue,
         position,
         warning,
-        source=IssueSource.PRODUCER.value,
+        source=tables.IssueSource.PRODUCER.value,
         code=str(warning.get("code")),
         severity=str(warning.get("severity")),
         message=str(warning.get("message")),
     )
 
 
-def _core_issue(position: int, issue: CoreIssue) -> DocumentIssue:
-    return DocumentIssue(
+def _core_issue(position: int, issue: CoreIssue) -> tables.DocumentIssue:
+    return tables.DocumentIssue(
         position=position,
-        source=IssueSource.CORE.value,
+        source=tables.IssueSource.CORE.value,
         code=issue.code,
         severity=issue.severity,
         message=issue.message,
@@ -114,10 +100,9 @@ def _core_issue(position: int, issue: CoreIssue) -> DocumentIssue:
     )
 
 
-def _value(position: int, value: Mapping[str, Any]) -> StatementValue:
+def _value(position: int, value: Mapping[str, Any]) -> tables.StatementValue:
     return _part(
-        StatementValue,
-        VALUE,
+        tables.StatementValue,
         position,
         value,
         amount_value=_amount_value(value.get("amount")),
@@ -125,10 +110,9 @@ def _value(position: int, value: Mapping[str, Any]) -> StatementValue:
     )
 
 
-def _line(position: int, line: Mapping[str, Any]) -> StatementLine:
+def _line(position: int, line: Mapping[str, Any]) -> tables.StatementLine:
     return _part(
-        StatementLine,
-        LINE,
+        tables.StatementLine,
         position,
         line,
         line_status=str(line.get("line_status")),
@@ -138,13 +122,13 @@ def _line(position: int, line: Mapping[str, Any]) -> StatementLine:
     )
 
 
-def _column(position: int, column: Mapping[str, Any]) -> StatementColumn:
-    return _part(StatementColumn, COLUMN, position, column)
+def _column(position: int, column: Mapping[str, Any]) -> tables.StatementColumn:
+    return _part(tables.StatementColumn, position, column)
 
 
 def _document(
     job: RecognitionJob, ordinal: int, schema_version: str, mapped: MappedDocument
-) -> Document:
+) -> tables.Document:
     """The document with its issues, and its columns and lines (ОСВ rows are added apart)."""
     body = mapped.body
     osv = is_osv(body.get("document_type"))
@@ -156,7 +140,7 @@ def _document(
     if not osv:
         children["columns"] = [_column(i, c) for i, c in enumerate(_items(values["columns"]))]
         children["lines"] = [_line(i, line) for i, line in enumerate(_items(values["lines"]))]
-    return Document(
+    return tables.Document(
         id=uuid.uuid4(),
         job_id=job.id,
         file_id=job.file_id,
@@ -182,7 +166,7 @@ async def _insert_osv_rows(
     for start in range(0, len(rows), _OSV_CHUNK):
         chunk = rows[start : start + _OSV_CHUNK]
         params = [
-            {"document_id": document_id, **_columns(OSV_ROW, start + i, row)}
+            {"document_id": document_id, **_columns(_OSV_ROW_FIELDS, start + i, row)}
             for i, row in enumerate(chunk)
         ]
         await session.execute(insert(_OSV_ROW_TABLE), params)
@@ -190,7 +174,7 @@ async def _insert_osv_rows(
 
 async def store_documents(
     session: AsyncSession, job: RecognitionJob, mapped: MappedResult
-) -> list[Document]:
+) -> list[tables.Document]:
     """Add the documents of `mapped` for `job` to the session (flushed, not committed).
 
     The returned documents carry their issues, columns and lines; ОСВ rows are in the database
