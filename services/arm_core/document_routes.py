@@ -10,15 +10,17 @@
 from __future__ import annotations
 
 import uuid
-from typing import Annotated, Any
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import RootModel
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from services.arm_core._api_deps import Deps
+from services.arm_core._api_deps import ApiDeps, Deps
 from services.arm_core.auth import require
-from services.arm_core.db.documents import Document
+from services.arm_core.db.documents import Document, OsvRow
 from services.arm_core.db.models import RecognitionJob, StoredFile
 from services.arm_core.document_read import (
     count_osv_rows,
@@ -32,6 +34,7 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem, NotFound
+from services.arm_core.listing import Paging
 from services.arm_core.openapi import problem_responses
 from services.arm_core.problem_types import (
     INVALID_REQUEST,
@@ -51,6 +54,7 @@ from services.contract.models.result_v2 import OsvDocument, StatementDocument
 __all__ = ["NormalizedDocument", "build_document_router"]
 
 _ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
+_T = TypeVar("_T")
 
 
 class NormalizedDocument(RootModel[OsvDocument | StatementDocument]):
@@ -63,6 +67,19 @@ async def _document(session: AsyncSession, document_id: uuid.UUID) -> Document:
     if document is None:
         raise NotFound("document", document_id)
     return document
+
+
+async def _with_rows(
+    deps: ApiDeps,
+    document_id: uuid.UUID,
+    rows: Callable[[AsyncSession, uuid.UUID], Awaitable[_T]],
+) -> tuple[Document, _T | None]:
+    """The document (404 when there is none) and, for an ОСВ document, what `rows` reads of
+    its rows (their count, or all of them)."""
+    async with deps.sessions() as session:
+        document = await _document(session, document_id)
+        read = await rows(session, document_id) if is_osv(document.document_type) else None
+    return document, read
 
 
 def _detail(document: Document, rows_total: int | None) -> DocumentOut:
@@ -144,11 +161,7 @@ def build_document_router() -> APIRouter:
     )
     async def get_document(deps: Deps, document_id: uuid.UUID) -> DocumentOut:
         """One document: header, columns, lines and values (or ОСВ row count), warnings, issues."""
-        async with deps.sessions() as session:
-            document = await _document(session, document_id)
-            total = None
-            if is_osv(document.document_type):
-                total = await count_osv_rows(session, document_id)
+        document, total = await _with_rows(deps, document_id, count_osv_rows)
         return _detail(document, total)
 
     @router.get(
@@ -171,8 +184,8 @@ def build_document_router() -> APIRouter:
                 raise ApiProblem(
                     NOT_AN_OSV_DOCUMENT, "only ОСВ documents have rows; read its lines"
                 )
-            total = await count_osv_rows(session, document_id)
-            rows = await load_osv_rows(session, document_id, limit=limit, offset=offset)
+            of_document = select(OsvRow).where(OsvRow.document_id == document_id)
+            total, rows = await Paging(limit, offset).fetch(session, of_document, OsvRow.position)
         return OsvRowPage(
             items=[osv_row_json(r) for r in rows], total=total, limit=limit, offset=offset
         )
@@ -190,11 +203,7 @@ def build_document_router() -> APIRouter:
     )
     async def normalized(deps: Deps, document_id: uuid.UUID) -> dict[str, Any]:
         """The normalised document: the 2.0 document shape, with nothing the file said lost."""
-        async with deps.sessions() as session:
-            document = await _document(session, document_id)
-            rows = None
-            if is_osv(document.document_type):
-                rows = await load_osv_rows(session, document_id)
+        document, rows = await _with_rows(deps, document_id, load_osv_rows)
         return normalised_document(document, rows)
 
     return router

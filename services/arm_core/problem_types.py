@@ -127,7 +127,8 @@ UNAVAILABLE = ProblemType(
     "may be retried.",
 )
 
-PROBLEM_TYPES: tuple[ProblemType, ...] = (
+# Every check of an upload's name, size and content.
+_UPLOAD_CHECKS: tuple[ProblemType, ...] = (
     MISSING_FILE_NAME,
     INVALID_FILE_NAME,
     EMPTY_FILE,
@@ -135,6 +136,10 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     UNSUPPORTED_FILE_TYPE,
     UNSUPPORTED_FILE_CONTENT,
     FILE_TYPE_MISMATCH,
+)
+
+PROBLEM_TYPES: tuple[ProblemType, ...] = (
+    *_UPLOAD_CHECKS,
     INVALID_REQUEST,
     NOT_AN_OSV_DOCUMENT,
     INVALID_CORRECTION,
@@ -147,18 +152,4 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
 
 # What POST /files can answer: every check of the upload, a bad form, a failed dependency
 # (401 and 403 are added to every secured operation by the OpenAPI document itself).
-UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
-    *(
-        p
-        for p in PROBLEM_TYPES
-        if p
-        not in {
-            NOT_AN_OSV_DOCUMENT,
-            INVALID_CORRECTION,
-            NOT_FOUND,
-            JOB_IN_FLIGHT,
-            UNAUTHENTICATED,
-            FORBIDDEN,
-        }
-    ),
-)
+UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (*_UPLOAD_CHECKS, INVALID_REQUEST, UNAVAILABLE)

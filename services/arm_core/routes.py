@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote
 
 from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFile
-from sqlalchemy import ColumnElement, ScalarSelect, func, select
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import aliased, selectinload
+from pydantic import BaseModel
 
 from services.arm_core._api_deps import ApiDeps, Deps
 from services.arm_core.auth import Principal, require
@@ -22,6 +20,7 @@ from services.arm_core.correction_routes import build_correction_router
 from services.arm_core.db.models import RecognitionJob, StoredFile
 from services.arm_core.document_routes import build_document_router
 from services.arm_core.exceptions import NotFound, Unavailable, UploadRejected
+from services.arm_core.listing import Page, file_with_jobs, query_files, query_jobs
 from services.arm_core.openapi import problem_responses
 from services.arm_core.problem_types import (
     FILE_TOO_LARGE,
@@ -42,18 +41,19 @@ from services.arm_core.schemas import (
     S3Location,
     UploadOut,
 )
+from services.arm_core.uploads import Download, UploadService
 from services.runtime.storage import ObjectNotFound, StorageError
 
 __all__ = ["API_PREFIX", "ApiDeps", "build_api_router", "query_files", "read_limited"]
 _READ_CHUNK = 1024 * 1024
 _ID = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
+_LIST = problem_responses(INVALID_REQUEST, UNAVAILABLE)  # what a list can answer
+_Route = TypeVar("_Route", bound=Callable[..., Any])
 # Who may: read (integrator, analyst), upload and re-run (integrator), delete (admin); admin
 # passes every check.
 _READ = [Depends(require("integrator", "analyst"))]
 _UPLOAD = [Depends(require("integrator"))]
 _Admin = Annotated[Principal, Depends(require("admin"))]
-_Limit = Annotated[int, Query(ge=1, le=500, description="Page size")]
-_Offset = Annotated[int, Query(ge=0, description="Items to skip")]
 _From = Annotated[dt.datetime | None, Query(description="Created at or after (ISO 8601)")]
 _To = Annotated[dt.datetime | None, Query(description="Created before (ISO 8601)")]
 
@@ -70,80 +70,79 @@ async def read_limited(upload: UploadFile, max_bytes: int) -> bytes:
     return b"".join(chunks)
 
 
-def _latest_status() -> ScalarSelect[str]:
-    """The status of each file's latest attempt (a correlated scalar subquery)."""
-    other = aliased(RecognitionJob)
-    latest = (
-        select(func.max(other.attempt))
-        .where(other.file_id == StoredFile.id)
-        .correlate(StoredFile)
-        .scalar_subquery()
-    )
-    return (
-        select(RecognitionJob.status)
-        .where(RecognitionJob.file_id == StoredFile.id, RecognitionJob.attempt == latest)
-        .correlate(StoredFile)
-        .scalar_subquery()
-    )
-
-
-async def query_files(
-    session: AsyncSession,
-    *,
-    limit: int,
-    offset: int,
-    status: JobStatusName | None = None,
-    name: str | None = None,
-    uploaded_from: dt.datetime | None = None,
-    uploaded_to: dt.datetime | None = None,
-) -> tuple[int, Sequence[StoredFile]]:
-    """One page of the stored files, newest first, with their jobs, and how many match: the
-    list of the API and of the files page, filtered by the latest job's status, by name and by
-    upload time."""
-    conditions = _file_conditions(
-        status=status, name=name, uploaded_from=uploaded_from, uploaded_to=uploaded_to
-    )
-    total = await session.scalar(select(func.count()).select_from(StoredFile).where(*conditions))
-    files = (
-        await session.scalars(
-            select(StoredFile)
-            .where(*conditions)
-            .options(selectinload(StoredFile.jobs))
-            .order_by(StoredFile.created_at.desc(), StoredFile.id)
-            .limit(limit)
-            .offset(offset)
-        )
-    ).all()
-    return total or 0, files
-
-
-def _file_conditions(
-    *,
-    status: JobStatusName | None,
-    name: str | None,
-    uploaded_from: dt.datetime | None,
-    uploaded_to: dt.datetime | None,
-) -> list[ColumnElement[bool]]:
-    conditions: list[ColumnElement[bool]] = []
-    if status is not None:
-        conditions.append(_latest_status() == status)
-    if name:
-        conditions.append(StoredFile.original_name.icontains(name, autoescape=True))
-    if uploaded_from is not None:
-        conditions.append(StoredFile.created_at >= _utc(uploaded_from))
-    if uploaded_to is not None:
-        conditions.append(StoredFile.created_at < _utc(uploaded_to))
-    return conditions
-
-
-def _utc(moment: dt.datetime) -> dt.datetime:
-    """A query bound as aware UTC (a naive one is read as UTC)."""
-    return moment.replace(tzinfo=dt.UTC) if moment.tzinfo is None else moment.astimezone(dt.UTC)
-
-
 def _content_disposition(name: str) -> str:
     ascii_name = name.encode("ascii", "replace").decode().replace('"', "_").replace("?", "_")
     return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name)}"
+
+
+def _read(
+    router: APIRouter,
+    path: str,
+    model: type[BaseModel],
+    tag: str,
+    responses: dict[int | str, dict[str, Any]] | None = None,
+) -> Callable[[_Route], _Route]:
+    """A `GET` for readers answering `model` (problems: those of an id unless `responses`)."""
+    return router.get(
+        path,
+        dependencies=_READ,
+        response_model=model,
+        tags=[tag],
+        responses=responses if responses is not None else problem_responses(*_ID),
+    )
+
+
+async def _stored_file(deps: ApiDeps, file_id: uuid.UUID) -> StoredFile:
+    async with deps.sessions() as session:
+        stored = await session.get(StoredFile, file_id)
+    if stored is None:
+        raise NotFound("file", file_id)
+    return stored
+
+
+def _add_download(
+    router: APIRouter,
+    what: str,
+    read: Callable[[UploadService, StoredFile], Awaitable[Download]],
+    description: str,
+    answer: str,
+) -> None:
+    """`GET /files/{file_id}/<what>`: the bytes `read` answers of the file, as an attachment."""
+
+    async def download(deps: Deps, file_id: uuid.UUID) -> Response:
+        stored = await _stored_file(deps, file_id)
+        return await _download(file_id, read(deps.uploads, stored))
+
+    binary = {"schema": {"type": "string", "format": "binary"}}
+    router.add_api_route(
+        f"/files/{{file_id}}/{what}",
+        download,
+        methods=["GET"],
+        name=f"file_{what}",
+        description=description,
+        dependencies=_READ,
+        tags=["files"],
+        response_class=Response,
+        responses={
+            200: {"description": answer, "content": {"application/octet-stream": binary}},
+            **problem_responses(*_ID),
+        },
+    )
+
+
+async def _download(file_id: uuid.UUID, reading: Awaitable[Download]) -> Response:
+    """The bytes `reading` answers as an attachment; a missing object or S3 failing is 503."""
+    try:
+        download = await reading
+    except ObjectNotFound as exc:
+        raise Unavailable(f"the stored object of file {file_id} is missing") from exc
+    except StorageError as exc:
+        raise Unavailable("the file could not be read; try again later") from exc
+    return Response(
+        download.data,
+        media_type=download.content_type,
+        headers={"Content-Disposition": _content_disposition(download.name)},
+    )
 
 
 def build_api_router() -> APIRouter:
@@ -190,17 +189,10 @@ def build_api_router() -> APIRouter:
         )
         return out
 
-    @router.get(
-        "/files",
-        dependencies=_READ,
-        response_model=FilePage,
-        tags=["files"],
-        responses=problem_responses(INVALID_REQUEST, UNAVAILABLE),
-    )
+    @_read(router, "/files", FilePage, "files", _LIST)
     async def list_files(
         deps: Deps,
-        limit: _Limit = 50,
-        offset: _Offset = 0,
+        page: Page,
         status: Annotated[
             JobStatusName | None, Query(description="Status of the file's latest job")
         ] = None,
@@ -215,71 +207,41 @@ def build_api_router() -> APIRouter:
         async with deps.sessions() as session:
             total, files = await query_files(
                 session,
-                limit=limit,
-                offset=offset,
+                limit=page.limit,
+                offset=page.offset,
                 status=status,
                 name=name,
                 uploaded_from=uploaded_from,
                 uploaded_to=uploaded_to,
             )
-        return FilePage(
-            items=[FileOut.of(f, list(f.jobs)) for f in files],
-            total=total,
-            limit=limit,
-            offset=offset,
-        )
+        items = [FileOut.of(f, list(f.jobs)) for f in files]
+        return FilePage(items=items, total=total, limit=page.limit, offset=page.offset)
 
-    @router.get(
-        "/files/{file_id}",
-        dependencies=_READ,
-        response_model=FileOut,
-        tags=["files"],
-        responses=problem_responses(*_ID),
-    )
+    @_read(router, "/files/{file_id}", FileOut, "files")
     async def get_file(deps: Deps, file_id: uuid.UUID) -> FileOut:
         """One stored file with all its jobs."""
         async with deps.sessions() as session:
-            stored = await session.scalar(
-                select(StoredFile)
-                .options(selectinload(StoredFile.jobs))
-                .where(StoredFile.id == file_id)
-            )
+            stored = await file_with_jobs(session, file_id)
         if stored is None:
             raise NotFound("file", file_id)
         return FileOut.of(stored, list(stored.jobs))
 
-    @router.get(
-        "/files/{file_id}/content",
-        dependencies=_READ,
-        tags=["files"],
-        response_class=Response,
-        responses={
-            200: {
-                "description": "The stored source file, byte for byte as uploaded",
-                "content": {
-                    "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
-                },
-            },
-            **problem_responses(*_ID),
-        },
+    _add_download(
+        router,
+        "content",
+        UploadService.source,
+        "The stored source file, with its content type and name (a TIFF scan: its PDF).",
+        "The stored source the recognition read, byte for byte: the upload as sent, or for a "
+        "TIFF scan the PDF made of it (named `<name>.pdf`)",
     )
-    async def file_content(deps: Deps, file_id: uuid.UUID) -> Response:
-        """The stored source file, with its content type and original name."""
-        async with deps.sessions() as session:
-            stored = await session.get(StoredFile, file_id)
-        if stored is None:
-            raise NotFound("file", file_id)
-        try:
-            data = await deps.uploads.read(stored)
-        except ObjectNotFound as exc:
-            raise Unavailable(f"the stored object of file {file_id} is missing") from exc
-        except StorageError as exc:
-            raise Unavailable("the file could not be read; try again later") from exc
-        return Response(
-            data,
-            media_type=stored.content_type,
-            headers={"Content-Disposition": _content_disposition(stored.original_name)},
-        )
+    _add_download(
+        router,
+        "original",
+        UploadService.original,
+        "The upload as sent (a TIFF scan: the TIFF; else the same bytes as `content`).",
+        "The upload as the client sent it, under its original name: for a TIFF scan the TIFF "
+        "(image/tiff); for any other file the same bytes as `content`",
+    )
 
     @router.delete(
         "/files/{file_id}",
@@ -322,52 +284,29 @@ def build_api_router() -> APIRouter:
         response.headers["Location"] = f"{API_PREFIX}/jobs/{job.id}"
         return JobOut.of(job)
 
-    @router.get(
-        "/jobs",
-        dependencies=_READ,
-        response_model=JobPage,
-        tags=["jobs"],
-        responses=problem_responses(INVALID_REQUEST, UNAVAILABLE),
-    )
+    @_read(router, "/jobs", JobPage, "jobs", _LIST)
     async def list_jobs(
         deps: Deps,
-        limit: _Limit = 50,
-        offset: _Offset = 0,
+        page: Page,
         status: Annotated[JobStatusName | None, Query(description="Job status")] = None,
         file_id: Annotated[uuid.UUID | None, Query(description="Jobs of this file")] = None,
         created_from: _From = None,
         created_to: _To = None,
     ) -> JobPage:
         """Recognition jobs, newest first; filtered by status, file and creation time."""
-        query = select(RecognitionJob)
-        if status is not None:
-            query = query.where(RecognitionJob.status == status)
-        if file_id is not None:
-            query = query.where(RecognitionJob.file_id == file_id)
-        if created_from is not None:
-            query = query.where(RecognitionJob.created_at >= _utc(created_from))
-        if created_to is not None:
-            query = query.where(RecognitionJob.created_at < _utc(created_to))
         async with deps.sessions() as session:
-            total = await session.scalar(select(func.count()).select_from(query.subquery()))
-            jobs = (
-                await session.scalars(
-                    query.order_by(RecognitionJob.created_at.desc(), RecognitionJob.id)
-                    .limit(limit)
-                    .offset(offset)
-                )
-            ).all()
-        return JobPage(
-            items=[JobOut.of(j) for j in jobs], total=total or 0, limit=limit, offset=offset
-        )
+            total, jobs = await query_jobs(
+                session,
+                page,
+                status=status,
+                file_id=file_id,
+                created_from=created_from,
+                created_to=created_to,
+            )
+        items = [JobOut.of(j) for j in jobs]
+        return JobPage(items=items, total=total, limit=page.limit, offset=page.offset)
 
-    @router.get(
-        "/jobs/{job_id}",
-        dependencies=_READ,
-        response_model=JobOut,
-        tags=["jobs"],
-        responses=problem_responses(*_ID),
-    )
+    @_read(router, "/jobs/{job_id}", JobOut, "jobs")
     async def get_job(deps: Deps, job_id: uuid.UUID) -> JobOut:
         """One recognition job."""
         async with deps.sessions() as session:

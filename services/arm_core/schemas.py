@@ -130,7 +130,10 @@ class FileOut(BaseModel):
     content_type: str
     s3: S3Location
     created_at: dt.datetime
-    content_url: str = Field(description="The stored source file, as uploaded")
+    content_url: str = Field(
+        description="The stored source the recognition read (a TIFF scan: the PDF made of it)"
+    )
+    original_url: str = Field(description="The upload as the client sent it")
     documents_url: str = Field(description="The documents of the latest result")
     jobs: list[JobOut] = Field(default_factory=list)
 
@@ -147,6 +150,7 @@ class FileOut(BaseModel):
             s3=S3Location(bucket=file.s3_bucket, key=file.s3_key),
             created_at=file.created_at,
             content_url=f"{API_PREFIX}/files/{file.id}/content",
+            original_url=f"{API_PREFIX}/files/{file.id}/original",
             documents_url=documents_url(file.id),
             jobs=[JobOut.of(job) for job in sorted(jobs, key=lambda j: j.attempt)],
         )

@@ -3,7 +3,8 @@
 The S3 key is built by the core (`uploads/{file_id}/source.{ext}`); the client's file name is
 kept only as data, cut to its base name when a client sends a path. A TIFF scan is stored as
 the PDF made of it (`tiff.py`; the file is a PDF to the contract) and, as sent, at
-`uploads/{file_id}/original.tiff`. If the database
+`uploads/{file_id}/original.tiff`: `source` serves what the recognition reads (as
+`source_name`), `original` the upload as sent. If the database
 commit fails after the object was written, the object is deleted again, so a refused or failed
 upload leaves nothing behind. The queued job row is the outbox entry: once committed, the
 relay publishes it even if this process dies right after.
@@ -40,9 +41,12 @@ __all__ = [
     "MAX_NAME_LENGTH",
     "TIFF_CONTENT_TYPE",
     "Accepted",
+    "Download",
     "UploadService",
     "check_name",
+    "is_converted",
     "original_key",
+    "source_name",
     "upload_key",
 ]
 
@@ -81,6 +85,29 @@ def upload_key(file_id: uuid.UUID, extension: str) -> str:
 def original_key(file_id: uuid.UUID) -> str:
     """The S3 key of an uploaded TIFF scan, kept as sent beside the PDF made of it."""
     return f"uploads/{file_id}/original.tiff"
+
+
+def is_converted(file: StoredFile) -> bool:
+    """Whether the stored source was made at upload from what was sent (a TIFF scan, stored
+    as a PDF with the TIFF beside it at `original_key`)."""
+    return file.file_type == "PDF" and is_tiff_name(file.original_name)
+
+
+def source_name(file: StoredFile) -> str:
+    """The name the stored source is served under: the client's name, its extension made
+    `.pdf` for a converted TIFF (`скан.tiff` → `скан.pdf`), so name and content agree."""
+    if is_converted(file):
+        return f"{file.original_name.rpartition('.')[0]}.{FILE_TYPES['PDF'].extension}"
+    return file.original_name
+
+
+@dataclass(frozen=True, slots=True)
+class Download:
+    """Bytes of a stored file to serve, with the name and content type they are served under."""
+
+    data: bytes
+    name: str
+    content_type: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,8 +236,22 @@ class UploadService:
         raise Unavailable("could not allocate a new attempt number; try again")
 
     async def read(self, file: StoredFile) -> bytes:
-        """The stored source file (`StorageError` when S3 fails or the object is gone)."""
+        """The stored source file, the one the recognition reads (`StorageError` when S3 fails
+        or the object is gone)."""
         return await self._storage.get_bytes(file.s3_bucket, file.s3_key, self.max_bytes)
+
+    async def source(self, file: StoredFile) -> Download:
+        """The stored source file to serve: `read`, as `source_name` and its content type."""
+        return Download(await self.read(file), source_name(file), file.content_type)
+
+    async def original(self, file: StoredFile) -> Download:
+        """The upload as the client sent it, under its original name: the TIFF of a converted
+        scan, else the stored source itself (`StorageError` as for `read`)."""
+        if not is_converted(file):
+            return Download(await self.read(file), file.original_name, file.content_type)
+        key = original_key(file.id)
+        data = await self._storage.get_bytes(file.s3_bucket, key, self.max_bytes)
+        return Download(data, file.original_name, TIFF_CONTENT_TYPE)
 
     async def _remove_object(self, key: str) -> None:
         try:

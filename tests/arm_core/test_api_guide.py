@@ -75,5 +75,6 @@ def test_the_curl_walkthrough_runs_as_written(stack: LocalStack, tmp_path: Path)
     assert re.search(r"^location: /api/v1/jobs/[0-9a-f-]{36}\s*$", out, re.M | re.I)
     assert '"attempts": [\n    2,\n    1\n  ]' in out
     assert "same bytes" in out
+    assert "as sent" in out
     assert '"type": "urn:arm-ka:problem:invalid-request"' in out
     assert re.search(r'"jobs": 2,\n  "documents": 2,\n  "objects": 3\n}\n404$', out, re.M)

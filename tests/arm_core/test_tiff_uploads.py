@@ -9,14 +9,16 @@ from __future__ import annotations
 import io
 import uuid
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pdfplumber
 import pypdfium2
 import pytest
 from PIL import Image
+from sqlalchemy import update
 
-from services.arm_core.db import RecognitionJob, StoredFile
+from services.arm_core.db import JobStatus, RecognitionJob, StoredFile
 from services.arm_core.exceptions import UploadRejected
 from services.arm_core.settings import CoreSettings
 from services.arm_core.tiff import tiff_to_pdf
@@ -170,6 +172,86 @@ async def test_upload_of_a_tiff_queues_the_pdf_and_keeps_the_original(
     assert pdf == tiff_to_pdf(tiff)
     content = await client.get(f"/api/v1/files/{file_id}/content")
     assert content.content == pdf
+    original = await client.get(f"/api/v1/files/{file_id}/original")
+    assert original.content == tiff
+
+
+def _attachment_name(response: httpx.Response) -> str:
+    """The UTF-8 file name of a `Content-Disposition: attachment` (`filename*=UTF-8''…`)."""
+    disposition = response.headers["content-disposition"]
+    assert disposition.startswith("attachment; ")
+    return unquote(disposition.rsplit("filename*=UTF-8''", 1)[1])
+
+
+@pytest.mark.db
+@pytest.mark.wire
+async def test_a_tiff_scan_is_served_as_its_pdf_and_as_the_tiff_it_was(
+    client: httpx.AsyncClient,
+) -> None:
+    """`content` of a TIFF scan is what the recognition read, named and typed so: the PDF as
+    `скан.pdf`, application/pdf; `original` is the TIFF as sent, `скан.tiff`, image/tiff; the
+    file's answer links both."""
+    tiff = _tiff(_pages()[:2], compression="tiff_lzw")
+    up = await client.post("/api/v1/files", files={"file": ("скан.tiff", tiff, "image/tiff")})
+    assert up.status_code == 201, up.text
+    file = (await client.get(up.headers["location"])).json()
+    content = await client.get(file["content_url"])
+    assert content.status_code == 200
+    assert content.content == tiff_to_pdf(tiff)
+    assert content.headers["content-type"] == "application/pdf"
+    assert _attachment_name(content) == "скан.pdf"
+    original = await client.get(file["original_url"])
+    assert original.status_code == 200
+    assert original.content == tiff
+    assert original.headers["content-type"] == "image/tiff"
+    assert _attachment_name(original) == "скан.tiff"
+
+
+@pytest.mark.db
+@pytest.mark.wire
+async def test_the_original_of_a_file_stored_as_sent_is_its_content(
+    client: httpx.AsyncClient, sample_files: dict[str, bytes]
+) -> None:
+    """A file that was not converted: `original` serves the same bytes, name and type as
+    `content`; an unknown file is a 404 problem."""
+    up = await client.post("/api/v1/files", files={"file": ("отчёт.pdf", sample_files["PDF"])})
+    assert up.status_code == 201, up.text
+    file_id = up.json()["file_id"]
+    content = await client.get(f"/api/v1/files/{file_id}/content")
+    original = await client.get(f"/api/v1/files/{file_id}/original")
+    assert original.status_code == content.status_code == 200
+    assert original.content == content.content == sample_files["PDF"]
+    assert original.headers["content-type"] == content.headers["content-type"]
+    assert _attachment_name(original) == _attachment_name(content) == "отчёт.pdf"
+    missing = await client.get(f"/api/v1/files/{uuid.uuid4()}/original")
+    assert missing.status_code == 404
+    assert missing.json()["type"] == "urn:arm-ka:problem:not-found"
+
+
+@pytest.mark.db
+@pytest.mark.wire
+async def test_deleting_a_tiff_scan_removes_its_pdf_and_its_tiff(
+    client: httpx.AsyncClient, api_settings: CoreSettings, sessions: Any
+) -> None:
+    """DELETE /files/{id} of a TIFF scan removes both objects from S3 (the PDF and the TIFF);
+    afterwards neither download finds the file."""
+    tiff = _tiff(_pages()[:1])
+    up = await client.post("/api/v1/files", files={"file": ("scan.tif", tiff)})
+    assert up.status_code == 201, up.text
+    file_id = up.json()["file_id"]
+    assert len(await _keys(api_settings)) == 2
+    async with sessions() as session, session.begin():
+        await session.execute(
+            update(RecognitionJob)
+            .where(RecognitionJob.id == uuid.UUID(up.json()["job_id"]))
+            .values(status=JobStatus.ERROR.value)
+        )
+    deleted = await client.delete(f"/api/v1/files/{file_id}")
+    assert deleted.status_code == 200, deleted.text
+    assert deleted.json()["objects"] == 2
+    assert await _keys(api_settings) == []
+    for route in ("content", "original"):
+        assert (await client.get(f"/api/v1/files/{file_id}/{route}")).status_code == 404
 
 
 @pytest.mark.db
