@@ -43,9 +43,10 @@ from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
 from services.arm_core.routes import query_files, read_limited
 from services.arm_core.web import source
+from services.arm_core.web.source_cache import SourceCache, workbook_bytes
 from services.arm_core.web.views import money, statement_view
 from services.arm_statements.money import format_amount, parse_amount
-from services.excel import ExcelError
+from services.excel import ExcelError, Workbook
 from services.runtime.storage import StorageError
 
 if TYPE_CHECKING:
@@ -83,6 +84,7 @@ _ACTIVE = frozenset(s.value for s in ACTIVE_STATUSES)
 # At most two workbooks are read for the source view at once: each is held whole while read.
 _SOURCE_READS = asyncio.Semaphore(2)
 _FILES_PAGE = 20
+_FILES_TABLE = "files-table"  # the table's element id: htmx names it in HX-Target
 _ROWS_PAGE = 100
 Analyst = Annotated[Principal, Depends(require("analyst"))]
 Integrator = Annotated[Principal, Depends(require("integrator"))]
@@ -152,6 +154,15 @@ def _doc_context(
     return context
 
 
+def _wants_table(request: Request) -> bool:
+    """Whether a files request asks for the table alone: htmx swapping `#files-table`, or the
+    fragment's own URL."""
+    if request.url.path.endswith("/table"):
+        return True
+    htmx = request.headers.get("HX-Request") == "true"
+    return htmx and request.headers.get("HX-Target") == _FILES_TABLE
+
+
 def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int, int] | None:
     """The first doubtful value after (line, column), for the keyboard's next stop."""
     if line is None:
@@ -160,15 +171,18 @@ def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int
     return after[0] if after else None
 
 
-def build_web_router() -> APIRouter:
-    """The pages under `/ui` (and `/` redirecting to the files page)."""
+def build_web_router(cache: SourceCache | None = None) -> APIRouter:
+    """The pages under `/ui` (and `/` redirecting to the files page); the source view keeps
+    what it read in `cache` (a default-sized one when none is given)."""
     router = APIRouter(include_in_schema=False)
+    sources = cache if cache is not None else SourceCache()
 
     @router.get("/")
     async def root() -> RedirectResponse:
         return RedirectResponse(f"{UI_PREFIX}/files", status_code=307)
 
     @router.get(f"{UI_PREFIX}/files", response_class=HTMLResponse)
+    @router.get(f"{UI_PREFIX}/files/table", response_class=HTMLResponse)
     async def files_page(
         request: Request,
         deps: Deps,
@@ -176,19 +190,13 @@ def build_web_router() -> APIRouter:
         status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
+        """The files page, or only its table for htmx (the filter, the polling) and for
+        `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""
         data = await _file_page_data(deps, status, offset)
-        return _render(request, "files.html", **data)
-
-    @router.get(f"{UI_PREFIX}/files/table", response_class=HTMLResponse)
-    async def files_table(
-        request: Request,
-        deps: Deps,
-        _who: Reader,
-        status: Annotated[str | None, Query()] = None,
-        offset: Annotated[int, Query(ge=0)] = 0,
-    ) -> HTMLResponse:
-        data = await _file_page_data(deps, status, offset)
-        return _render(request, "_files_table.html", **data)
+        fragment = _wants_table(request)
+        response = _render(request, "_files_table.html" if fragment else "files.html", **data)
+        response.headers["Vary"] = "HX-Request, HX-Target"
+        return response
 
     @router.post(f"{UI_PREFIX}/files", response_class=HTMLResponse)
     async def upload(
@@ -284,7 +292,7 @@ def build_web_router() -> APIRouter:
         value: dict[str, Any] = next(
             (v for v in the_line.get("values") or [] if v.get("column_index") == column), {}
         )
-        origin = await _origin(deps, stored, the_line.get("ref"), value)
+        origin = await _origin(deps, sources, stored, the_line.get("ref"), value)
         columns = {c.get("column_index"): c for c in corrected.document.get("columns") or []}
         return _render(
             request,
@@ -378,8 +386,13 @@ def build_web_router() -> APIRouter:
             stored = await session.get(StoredFile, file_id)
         if stored is None or stored.file_type in _EXCEL:
             raise _PageNotFound("страница")
-        data = await deps.uploads.read(stored)
-        image = await asyncio.to_thread(source.render_page, data, stored.file_type, page)
+
+        async def render() -> tuple[bytes | None, int]:
+            data = await deps.uploads.read(stored)
+            png = await asyncio.to_thread(source.render_page, data, stored.file_type, page)
+            return png, len(png or b"")
+
+        image = await sources.get(stored.id, ("page", page), render)
         if image is None:
             raise _PageNotFound("страница")
         return Response(image, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
@@ -420,7 +433,7 @@ def _correction_request(
 
 
 async def _origin(
-    deps: ApiDeps, stored: StoredFile, ref: str | None, value: dict[str, Any]
+    deps: ApiDeps, sources: SourceCache, stored: StoredFile, ref: str | None, value: dict[str, Any]
 ) -> dict[str, Any]:
     """Where the line came from: an Excel window, or a page image with what was read."""
     if stored.file_type not in _EXCEL:
@@ -429,10 +442,14 @@ async def _origin(
     parsed = source.parse_excel_ref(ref)
     if parsed is None:
         return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
-    try:
+
+    async def read() -> tuple[Workbook, int]:
         async with _SOURCE_READS:
             data = await deps.uploads.read(stored)
-            workbook = await asyncio.to_thread(source.read_workbook, data)
+            return await asyncio.to_thread(_weighed_workbook, data)
+
+    try:
+        workbook = await sources.get(stored.id, "workbook", read)
     except (StorageError, ExcelError):
         return {"kind": "none", "reason": "исходный файл сейчас не прочитать"}
     window = source.excel_window(
@@ -441,6 +458,11 @@ async def _origin(
     if window is None:
         return {"kind": "none", "reason": f"в файле нет листа «{parsed.sheet}»"}
     return {"kind": "excel", "window": window, "ref": ref}
+
+
+def _weighed_workbook(data: bytes) -> tuple[Workbook, int]:
+    workbook = source.read_workbook(data)
+    return workbook, workbook_bytes(workbook)
 
 
 _UPLOAD_REASONS = {

@@ -86,6 +86,30 @@ async def test_an_upload_is_listed_with_its_job_status_and_the_list_polls_while_
     assert "every 1s" in table
 
 
+async def test_the_files_page_answers_htmx_with_its_table_alone(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """One route: a browser gets the whole page, htmx swapping `#files-table` (the filter, the
+    polling) only the table, and the answer varies by those headers; `/ui/files/table`
+    still gives the table."""
+    page = await client.get("/ui/files?status=needs_check")
+    table = await client.get(
+        "/ui/files?status=needs_check", headers={"HX-Request": "true", "HX-Target": "files-table"}
+    )
+    other_target = await client.get("/ui/files", headers={"HX-Request": "true", "HX-Target": "x"})
+    alias = await _page(client, "/ui/files/table?status=needs_check")
+    assert "<html" in page.text and 'id="upload-form"' in page.text
+    assert table.text.startswith('<div id="files-table"') and "<html" not in table.text
+    assert str(income.file_id) in table.text
+    assert table.text == alias
+    assert "<html" in other_target.text
+    for response in (page, table):
+        assert {"HX-Request", "HX-Target"} <= {
+            v.strip() for v in response.headers["Vary"].split(",")
+        }
+    assert 'hx-get="/ui/files?status=needs_check&offset=0"' in table.text
+
+
 async def test_an_unsupported_upload_gets_a_readable_message_not_a_trace(
     client: httpx.AsyncClient,
 ) -> None:
