@@ -41,6 +41,7 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
+from services.arm_core.review import review_of
 from services.arm_core.routes import query_files, read_limited
 from services.arm_core.web import source
 from services.arm_core.web.source_cache import SourceCache, workbook_bytes
@@ -146,7 +147,7 @@ def _doc_context(
         "file": stored,
         "document": document,
         "corrected": corrected,
-        "reviewed": corrected.reviewed,
+        "review": review_of(corrected),
         "base": f"{UI_PREFIX}/files/{stored.id}/documents/{document.id}",
     }
     if not is_osv(document.document_type):
