@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -17,6 +18,7 @@ from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, Up
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
@@ -31,7 +33,7 @@ from services.arm_core.corrections import (
     load_corrected,
 )
 from services.arm_core.db.documents import Document
-from services.arm_core.db.models import ACTIVE_STATUSES, CorrectionKind, StoredFile
+from services.arm_core.db.models import ACTIVE_STATUSES, Correction, CorrectionKind, StoredFile
 from services.arm_core.document_read import (
     count_osv_rows,
     latest_result_job,
@@ -41,7 +43,7 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
-from services.arm_core.review import review_of
+from services.arm_core.review import Review, review_of
 from services.arm_core.routes import query_files, read_limited
 from services.arm_core.web import source
 from services.arm_core.web.source_cache import SourceCache, workbook_bytes
@@ -155,6 +157,23 @@ def _doc_context(
     return context
 
 
+async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:
+    """The review of each document an analyst has touched (the others read as recognised)."""
+    touched = set(
+        await session.scalars(
+            select(Correction.document_id)
+            .where(Correction.document_id.in_([d.id for d in documents]))
+            .distinct()
+        )
+    )
+    reviews: dict[uuid.UUID, Review] = {}
+    for document_id in touched:
+        found = await load_corrected(session, document_id)
+        if found is not None:
+            reviews[document_id] = review_of(found[1])
+    return reviews
+
+
 def _wants_table(request: Request) -> bool:
     """Whether a files request asks for the table alone: htmx swapping `#files-table`, or the
     fragment's own URL."""
@@ -242,6 +261,7 @@ def build_web_router(cache: SourceCache | None = None) -> APIRouter:
                 raise _PageNotFound("файл")
             job = await latest_result_job(session, file_id)
             documents = await list_documents(session, job.id) if job is not None else []
+            reviews = await _reviews(session, documents)
         latest = stored.jobs[-1] if stored.jobs else None
         return _render(
             request,
@@ -249,6 +269,7 @@ def build_web_router(cache: SourceCache | None = None) -> APIRouter:
             file=stored,
             jobs=list(reversed(stored.jobs)),
             documents=documents,
+            reviews=reviews,
             running=latest is not None and latest.status in _ACTIVE,
         )
 

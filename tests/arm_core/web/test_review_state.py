@@ -131,6 +131,10 @@ async def test_correcting_every_doubt_makes_the_corrected_document_done_and_says
     assert re.search(r'id="doc-status">[^<]*<span[^>]*data-status="done"', page)
     assert "при распознавании — нужна проверка" in page
     assert re.search(rf'id="v-{DOUBTFUL_LINE}-{COLUMN}"[^>]*title="исправил\(а\) local, ', page)
+    listing = (await client.get(f"/ui/files/{income.file_id}")).text
+    item = next(li for li in listing.split("<li>") if str(income.document_id) in li)
+    assert 'data-status="done"' in item and 'data-review="corrected"' in item
+    assert "при распознавании — нужна проверка" in item
 
 
 @pytest.mark.db
