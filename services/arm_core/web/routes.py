@@ -331,6 +331,30 @@ def build_web_router(cache: SourceCache | None = None) -> APIRouter:
         )
 
     @router.get(
+        f"{UI_PREFIX}/files/{{file_id}}/documents/{{document_id}}/row",
+        response_class=HTMLResponse,
+    )
+    async def row_panel(
+        request: Request,
+        deps: Deps,
+        _who: Analyst,
+        file_id: uuid.UUID,
+        document_id: uuid.UUID,
+        index: Annotated[int, Query(ge=0)],
+    ) -> HTMLResponse:
+        """An ОСВ row beside the source cells of its `ref` (rows are not corrected)."""
+        stored, document, _corrected = await _document_in_file(deps, file_id, document_id)
+        if not is_osv(document.document_type):
+            raise _PageNotFound("строка")
+        async with deps.sessions() as session:
+            rows = await load_osv_rows(session, document_id, limit=1, offset=index)
+        if not rows:
+            raise _PageNotFound("строка")
+        row = osv_row_json(rows[0])
+        origin = await _origin(deps, sources, stored, row.get("ref"), {})
+        return _render(request, "_panel_row.html", file=stored, row=row, origin=origin)
+
+    @router.get(
         f"{UI_PREFIX}/files/{{file_id}}/documents/{{document_id}}/field",
         response_class=HTMLResponse,
     )
