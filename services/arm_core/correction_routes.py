@@ -12,6 +12,7 @@ Every route needs the `analyst` role; the correction records the principal's sub
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -138,20 +139,7 @@ def corrected_out(document: Document, corrected: CorrectedDocument) -> Corrected
             recognised_status=review.recognised_status,
             status=review.status,
             doubts_left=review.doubts_left,
-            changes=[
-                ChangeOut(
-                    kind=c.kind,
-                    line=c.line,
-                    ref=c.ref,
-                    column_index=c.column_index,
-                    field=c.field,
-                    recognised=c.recognised,
-                    value=c.value,
-                    author=c.author,
-                    at=c.at.isoformat(),
-                )
-                for c in review.changes
-            ],
+            changes=[ChangeOut(**{**asdict(c), "at": c.at.isoformat()}) for c in review.changes],
         ),
         reviewed=review.state == "reviewed",
         reviewed_by=review.reviewed_by,
