@@ -159,6 +159,8 @@ def _doc_context(
 
 async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:
     """The review of each document an analyst has touched (the others read as recognised)."""
+    if not documents:
+        return {}
     touched = set(
         await session.scalars(
             select(Correction.document_id)
