@@ -12,6 +12,7 @@ Every route needs the `analyst` role; the correction records the principal's sub
 from __future__ import annotations
 
 import uuid
+from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -39,11 +40,14 @@ from services.arm_core.problem_types import (
     NOT_FOUND,
     UNAVAILABLE,
 )
+from services.arm_core.review import review_of
 
 __all__ = [
+    "ChangeOut",
     "CorrectedOut",
     "CorrectionIn",
     "CorrectionOut",
+    "ReviewOut",
     "build_correction_router",
     "corrected_out",
     "export_file",
@@ -79,29 +83,67 @@ class CorrectionOut(BaseModel):
     created_at: str
 
 
+class ChangeOut(BaseModel):
+    """The standing correction of one place (a value, a line's code, a header field)."""
+
+    kind: str = Field(description="The last correction there: value, confirm, line_code, header")
+    line: int | None
+    ref: str | None = Field(description="The line's `ref`")
+    column_index: int | None
+    field: str | None
+    recognised: str | None = Field(description="The value as recognised, before any analyst")
+    value: str | None = Field(description="The value now")
+    author: str
+    at: str
+
+
+class ReviewOut(BaseModel):
+    """Where the review stands (docs/review-page.md «Статус после проверки»)."""
+
+    state: Literal["recognised", "corrected", "reviewed"] = Field(
+        description="recognised: no correction; corrected: corrections, no review mark after "
+        "the last of them; reviewed: marked reviewed after every correction"
+    )
+    recognised_status: str | None = Field(description="The status the service sent")
+    status: str | None = Field(description="The corrected document's status (`document.status`)")
+    doubts_left: int | None = Field(
+        description="Values, lines and header fields still flagged needs_review (null: an ОСВ)"
+    )
+    changes: list[ChangeOut]
+
+
 class CorrectedOut(BaseModel):
-    """The corrected document (the 2.0 document shape; an ОСВ without its rows)."""
+    """The corrected document (the 2.0 document shape; an ОСВ without its rows): its flags and
+    status are those of the corrected values; `review` says what changed and who checked."""
 
     document_id: uuid.UUID
     file_id: uuid.UUID
     document: dict[str, Any]
     corrections: list[CorrectionOut]
-    reviewed: bool
+    review: ReviewOut
+    reviewed: bool = Field(description="`review.state` is `reviewed`")
     reviewed_by: str | None
     reviewed_at: str | None
 
 
 def corrected_out(document: Document, corrected: CorrectedDocument) -> CorrectedOut:
     """The API's answer for a corrected document."""
-    mark = corrected.reviewed
+    review = review_of(corrected)
     return CorrectedOut(
         document_id=document.id,
         file_id=document.file_id,
         document=corrected.document,
         corrections=[CorrectionOut(**correction_json(c)) for c in corrected.corrections],
-        reviewed=mark is not None,
-        reviewed_by=mark.author if mark else None,
-        reviewed_at=mark.created_at.isoformat() if mark else None,
+        review=ReviewOut(
+            state=review.state,
+            recognised_status=review.recognised_status,
+            status=review.status,
+            doubts_left=review.doubts_left,
+            changes=[ChangeOut(**{**asdict(c), "at": c.at.isoformat()}) for c in review.changes],
+        ),
+        reviewed=review.state == "reviewed",
+        reviewed_by=review.reviewed_by,
+        reviewed_at=review.reviewed_at.isoformat() if review.reviewed_at else None,
     )
 
 

@@ -4,6 +4,12 @@ A correction never overwrites what was recognised (the document rows stay as the
 them); the corrected document is the normalised one with every correction applied in order,
 and its checks are recomputed by `arm_statements` on the corrected values. Only statement
 forms are corrected here: an ОСВ has no relations to recompute and its rows are read as sent.
+
+Once corrected, a statement's flags and status are those of the corrected values, by the
+rule the recognisers use (`arm_statements.document`): a corrected or confirmed value no longer
+needs review; a line keeps its own doubt (its code unreadable or missing, or flagged with none
+of its values flagged: a repeated or uncertain code) until its code is corrected; the status is
+`needs_check` while a hard relation fails or a line or header field needs review, else `done`.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ __all__ = [
     "correction_json",
     "list_corrections",
     "load_corrected",
+    "own_doubt",
 ]
 
 HEADER_FIELDS: dict[str, str] = {
@@ -96,6 +103,7 @@ class CorrectedDocument:
     corrected: frozenset[tuple[int, int]]
     codes: frozenset[int]
     fields: frozenset[str]
+    recognised_status: str | None = None
 
     @property
     def reviewed(self) -> Correction | None:
@@ -217,16 +225,45 @@ def _apply(document: dict[str, Any], correction: Correction) -> None:
     if kind == CorrectionKind.LINE_CODE.value:
         line["line_code"] = correction.new_value
         line["line_status"] = "ok"
-        line["needs_review"] = any(v.get("needs_review") for v in line.get("values") or [])
         return
     value = _value(line, correction.column_index, document.get("columns") or [])
     if kind == CorrectionKind.VALUE.value:
         value["amount"] = correction.new_value
         value["is_recognized"] = True
     value["needs_review"] = False
-    line["needs_review"] = line.get("line_status") in ("unreadable", "missing") or any(
-        v.get("needs_review") for v in line.get("values") or []
+
+
+def _values_doubted(line: dict[str, Any]) -> bool:
+    return any(v.get("needs_review") for v in line.get("values") or [])
+
+
+def own_doubt(line: dict[str, Any]) -> bool:
+    """Whether a recognised line is doubted for itself, not only for its values: its code is
+    unreadable or missing, or it is flagged while none of its values is (a repeated code, an
+    uncertain one)."""
+    if not line.get("needs_review"):
+        return False
+    return line.get("line_status") in ("unreadable", "missing") or not _values_doubted(line)
+
+
+def _reflag(document: dict[str, Any], doubted: set[int], codes: set[int]) -> None:
+    """Each line's flag and the document's status from the corrected values (the module's
+    rule); `doubted` are the lines with their own doubt, `codes` the lines whose code an
+    analyst corrected."""
+    lines = document.get("lines") or []
+    for index, line in enumerate(lines):
+        line["needs_review"] = (index in doubted and index not in codes) or _values_doubted(line)
+    if document.get("status") not in ("done", "needs_check"):
+        return  # a 1.x document's `error` is the producer's word, not a review state
+    header = document.get("header") or {}
+    checks = document.get("checks") or {}
+    needs_check = bool(
+        checks.get("relations_failed")
+        or any(line.get("needs_review") for line in lines)
+        or header.get("needs_review_fields")
+        or (document.get("document_type") in ("BALANCE", "INCOME") and not lines)
     )
+    document["status"] = "needs_check" if needs_check else "done"
 
 
 def _recheck(document: dict[str, Any]) -> None:
@@ -248,6 +285,7 @@ def apply_corrections(
     computed them), so an uncorrected document reads exactly as before.
     """
     document = copy.deepcopy(normalised)
+    doubted = {i for i, line in enumerate(document.get("lines") or []) if own_doubt(line)}
     corrected: set[tuple[int, int]] = set()
     codes: set[int] = set()
     fields: set[str] = set()
@@ -261,8 +299,14 @@ def apply_corrections(
             fields.add(correction.field or "")
     if any(c.kind != CorrectionKind.REVIEWED.value for c in corrections):
         _recheck(document)
+        _reflag(document, doubted, codes)
     return CorrectedDocument(
-        document, tuple(corrections), frozenset(corrected), frozenset(codes), frozenset(fields)
+        document,
+        tuple(corrections),
+        frozenset(corrected),
+        frozenset(codes),
+        frozenset(fields),
+        normalised.get("status"),
     )
 
 

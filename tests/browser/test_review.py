@@ -88,6 +88,16 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     assert await page.evaluate("window.__sameLoad === true"), "the page was reloaded"
     await expect(row).to_contain_text("нужна проверка")
 
+    # The filter and the polling ask the page's own URL for its table: htmx gets the table
+    # alone (one table, one upload form: no page swapped into the page).
+    await page.locator("#status-filter").select_option("needs_check")
+    await expect(page.locator("#files-table tr", has_text=name)).to_be_visible()
+    await expect(page.locator("#files-table")).to_have_attribute(
+        "hx-get", re.compile(r"^/ui/files\?status=needs_check&")
+    )
+    await expect(page.locator("#files-table")).to_have_count(1)
+    await expect(page.locator("#upload-form")).to_have_count(1)
+
     await row.get_by_role("link", name=name).click()
     await page.locator("#documents a", has_text="ОФР").click()
     await expect(page.locator("h1")).to_contain_text("ОФР")
@@ -122,6 +132,11 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     await expect(page.locator("#panel-content")).to_contain_text("Сохранено")
     await expect(cell).to_have_class(re.compile(r"\bcorrected\b"))
     await expect(page.locator(DOUBTFUL)).to_have_text("−118\u202f450")
+    # Nothing doubtful is left: the corrected document is done, not yet reviewed.
+    await expect(page.locator("#doc-status [data-status]")).to_have_attribute("data-status", "done")
+    await expect(page.locator("#review-state [data-review]")).to_have_attribute(
+        "data-review", "corrected"
+    )
 
     # Enter on an unchanged value confirms it (once htmx has settled the swap: its autofocus
     # of the next doubtful value would otherwise take the focus back after ours).
@@ -141,6 +156,9 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     # Mark reviewed, then the XLSX download equals the corrected document.
     await page.locator("#mark-reviewed").click()
     await expect(page.locator("#review-state")).to_contain_text("Проверен")
+    await expect(page.locator("#review-state [data-review]")).to_have_attribute(
+        "data-review", "reviewed"
+    )
     async with page.expect_download() as info:
         await page.locator("#export-xlsx").click()
     download = await info.value

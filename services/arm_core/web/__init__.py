@@ -20,20 +20,32 @@ from services.arm_core.web.routes import (
     install_not_found_page,
     templates,
 )
+from services.arm_core.web.source_cache import (
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_ENTRIES,
+    SourceCache,
+    workbook_bytes,
+)
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_ENTRIES",
     "UI_PREFIX",
+    "SourceCache",
     "build_web_router",
     "install_not_found_page",
     "install_web",
     "templates",
+    "workbook_bytes",
 ]
 
 
-def install_web(api: FastAPI) -> None:
+def install_web(api: FastAPI, cache: SourceCache | None = None) -> None:
     """Mount the pages and their static assets on the core's FastAPI app; a refused page
-    request is answered by the pages (a login redirect, a 403 page: refusal.py)."""
-    api.include_router(build_web_router())
+    request is answered by the pages (a login redirect, a 403 page: refusal.py). The source
+    view's cache is `api.state.source_cache`."""
+    api.state.source_cache = cache if cache is not None else SourceCache()
+    api.include_router(build_web_router(api.state.source_cache))
     api.mount(
         f"{UI_PREFIX}/static",
         StaticFiles(directory=Path(__file__).parent / "static"),

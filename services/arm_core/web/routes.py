@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, cast
 
@@ -17,6 +18,7 @@ from fastapi import APIRouter, Depends, File, Form, Query, Request, Response, Up
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
@@ -31,7 +33,7 @@ from services.arm_core.corrections import (
     load_corrected,
 )
 from services.arm_core.db.documents import Document
-from services.arm_core.db.models import ACTIVE_STATUSES, CorrectionKind, StoredFile
+from services.arm_core.db.models import ACTIVE_STATUSES, Correction, CorrectionKind, StoredFile
 from services.arm_core.document_read import (
     count_osv_rows,
     latest_result_job,
@@ -41,11 +43,13 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
+from services.arm_core.review import Review, review_of
 from services.arm_core.routes import query_files, read_limited
 from services.arm_core.web import source
+from services.arm_core.web.source_cache import SourceCache, workbook_bytes
 from services.arm_core.web.views import money, statement_view
 from services.arm_statements.money import format_amount, parse_amount
-from services.excel import ExcelError
+from services.excel import ExcelError, Workbook
 from services.runtime.storage import StorageError
 
 if TYPE_CHECKING:
@@ -83,6 +87,7 @@ _ACTIVE = frozenset(s.value for s in ACTIVE_STATUSES)
 # At most two workbooks are read for the source view at once: each is held whole while read.
 _SOURCE_READS = asyncio.Semaphore(2)
 _FILES_PAGE = 20
+_FILES_TABLE = "files-table"  # the table's element id: htmx names it in HX-Target
 _ROWS_PAGE = 100
 Analyst = Annotated[Principal, Depends(require("analyst"))]
 Integrator = Annotated[Principal, Depends(require("integrator"))]
@@ -144,12 +149,40 @@ def _doc_context(
         "file": stored,
         "document": document,
         "corrected": corrected,
-        "reviewed": corrected.reviewed,
+        "review": review_of(corrected),
         "base": f"{UI_PREFIX}/files/{stored.id}/documents/{document.id}",
     }
     if not is_osv(document.document_type):
         context["view"] = statement_view(corrected)
     return context
+
+
+async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:
+    """The review of each document an analyst has touched (the others read as recognised)."""
+    if not documents:
+        return {}
+    touched = set(
+        await session.scalars(
+            select(Correction.document_id)
+            .where(Correction.document_id.in_([d.id for d in documents]))
+            .distinct()
+        )
+    )
+    reviews: dict[uuid.UUID, Review] = {}
+    for document_id in touched:
+        found = await load_corrected(session, document_id)
+        if found is not None:
+            reviews[document_id] = review_of(found[1])
+    return reviews
+
+
+def _wants_table(request: Request) -> bool:
+    """Whether a files request asks for the table alone: htmx swapping `#files-table`, or the
+    fragment's own URL."""
+    if request.url.path.endswith("/table"):
+        return True
+    htmx = request.headers.get("HX-Request") == "true"
+    return htmx and request.headers.get("HX-Target") == _FILES_TABLE
 
 
 def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int, int] | None:
@@ -160,15 +193,18 @@ def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int
     return after[0] if after else None
 
 
-def build_web_router() -> APIRouter:
-    """The pages under `/ui` (and `/` redirecting to the files page)."""
+def build_web_router(cache: SourceCache | None = None) -> APIRouter:
+    """The pages under `/ui` (and `/` redirecting to the files page); the source view keeps
+    what it read in `cache` (a default-sized one when none is given)."""
     router = APIRouter(include_in_schema=False)
+    sources = cache if cache is not None else SourceCache()
 
     @router.get("/")
     async def root() -> RedirectResponse:
         return RedirectResponse(f"{UI_PREFIX}/files", status_code=307)
 
     @router.get(f"{UI_PREFIX}/files", response_class=HTMLResponse)
+    @router.get(f"{UI_PREFIX}/files/table", response_class=HTMLResponse)
     async def files_page(
         request: Request,
         deps: Deps,
@@ -176,19 +212,13 @@ def build_web_router() -> APIRouter:
         status: Annotated[str | None, Query()] = None,
         offset: Annotated[int, Query(ge=0)] = 0,
     ) -> HTMLResponse:
+        """The files page, or only its table for htmx (the filter, the polling) and for
+        `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""
         data = await _file_page_data(deps, status, offset)
-        return _render(request, "files.html", **data)
-
-    @router.get(f"{UI_PREFIX}/files/table", response_class=HTMLResponse)
-    async def files_table(
-        request: Request,
-        deps: Deps,
-        _who: Reader,
-        status: Annotated[str | None, Query()] = None,
-        offset: Annotated[int, Query(ge=0)] = 0,
-    ) -> HTMLResponse:
-        data = await _file_page_data(deps, status, offset)
-        return _render(request, "_files_table.html", **data)
+        fragment = _wants_table(request)
+        response = _render(request, "_files_table.html" if fragment else "files.html", **data)
+        response.headers["Vary"] = "HX-Request, HX-Target"
+        return response
 
     @router.post(f"{UI_PREFIX}/files", response_class=HTMLResponse)
     async def upload(
@@ -233,6 +263,7 @@ def build_web_router() -> APIRouter:
                 raise _PageNotFound("файл")
             job = await latest_result_job(session, file_id)
             documents = await list_documents(session, job.id) if job is not None else []
+            reviews = await _reviews(session, documents)
         latest = stored.jobs[-1] if stored.jobs else None
         return _render(
             request,
@@ -240,6 +271,7 @@ def build_web_router() -> APIRouter:
             file=stored,
             jobs=list(reversed(stored.jobs)),
             documents=documents,
+            reviews=reviews,
             running=latest is not None and latest.status in _ACTIVE,
         )
 
@@ -284,7 +316,7 @@ def build_web_router() -> APIRouter:
         value: dict[str, Any] = next(
             (v for v in the_line.get("values") or [] if v.get("column_index") == column), {}
         )
-        origin = await _origin(deps, stored, the_line.get("ref"), value)
+        origin = await _origin(deps, sources, stored, the_line.get("ref"), value)
         columns = {c.get("column_index"): c for c in corrected.document.get("columns") or []}
         return _render(
             request,
@@ -299,6 +331,30 @@ def build_web_router() -> APIRouter:
             origin=origin,
             editable=not is_osv(document.document_type),
         )
+
+    @router.get(
+        f"{UI_PREFIX}/files/{{file_id}}/documents/{{document_id}}/row",
+        response_class=HTMLResponse,
+    )
+    async def row_panel(
+        request: Request,
+        deps: Deps,
+        _who: Analyst,
+        file_id: uuid.UUID,
+        document_id: uuid.UUID,
+        index: Annotated[int, Query(ge=0)],
+    ) -> HTMLResponse:
+        """An ОСВ row beside the source cells of its `ref` (rows are not corrected)."""
+        stored, document, _corrected = await _document_in_file(deps, file_id, document_id)
+        if not is_osv(document.document_type):
+            raise _PageNotFound("строка")
+        async with deps.sessions() as session:
+            rows = await load_osv_rows(session, document_id, limit=1, offset=index)
+        if not rows:
+            raise _PageNotFound("строка")
+        row = osv_row_json(rows[0])
+        origin = await _origin(deps, sources, stored, row.get("ref"), {})
+        return _render(request, "_panel_row.html", file=stored, row=row, origin=origin)
 
     @router.get(
         f"{UI_PREFIX}/files/{{file_id}}/documents/{{document_id}}/field",
@@ -378,8 +434,13 @@ def build_web_router() -> APIRouter:
             stored = await session.get(StoredFile, file_id)
         if stored is None or stored.file_type in _EXCEL:
             raise _PageNotFound("страница")
-        data = await deps.uploads.read(stored)
-        image = await asyncio.to_thread(source.render_page, data, stored.file_type, page)
+
+        async def render() -> tuple[bytes | None, int]:
+            data = await deps.uploads.read(stored)
+            png = await asyncio.to_thread(source.render_page, data, stored.file_type, page)
+            return png, len(png or b"")
+
+        image = await sources.get(stored.id, ("page", page), render)
         if image is None:
             raise _PageNotFound("страница")
         return Response(image, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
@@ -420,7 +481,7 @@ def _correction_request(
 
 
 async def _origin(
-    deps: ApiDeps, stored: StoredFile, ref: str | None, value: dict[str, Any]
+    deps: ApiDeps, sources: SourceCache, stored: StoredFile, ref: str | None, value: dict[str, Any]
 ) -> dict[str, Any]:
     """Where the line came from: an Excel window, or a page image with what was read."""
     if stored.file_type not in _EXCEL:
@@ -429,10 +490,14 @@ async def _origin(
     parsed = source.parse_excel_ref(ref)
     if parsed is None:
         return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
-    try:
+
+    async def read() -> tuple[Workbook, int]:
         async with _SOURCE_READS:
             data = await deps.uploads.read(stored)
-            workbook = await asyncio.to_thread(source.read_workbook, data)
+            return await asyncio.to_thread(_weighed_workbook, data)
+
+    try:
+        workbook = await sources.get(stored.id, "workbook", read)
     except (StorageError, ExcelError):
         return {"kind": "none", "reason": "исходный файл сейчас не прочитать"}
     window = source.excel_window(
@@ -441,6 +506,11 @@ async def _origin(
     if window is None:
         return {"kind": "none", "reason": f"в файле нет листа «{parsed.sheet}»"}
     return {"kind": "excel", "window": window, "ref": ref}
+
+
+def _weighed_workbook(data: bytes) -> tuple[Workbook, int]:
+    workbook = source.read_workbook(data)
+    return workbook, workbook_bytes(workbook)
 
 
 _UPLOAD_REASONS = {

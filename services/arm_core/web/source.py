@@ -143,7 +143,16 @@ def excel_window(
 
 
 def render_page(data: bytes, file_type: str, page: int) -> bytes | None:
-    """The page (1-based) as PNG: rendered from a PDF, or the uploaded image itself."""
+    """The page (1-based) as PNG: rendered from a PDF, or the uploaded image itself.
+
+    Not shared with scan-gateway's OCR rendering (`scan_gateway/local/_engine.py`): what both
+    do alike is one pypdfium2 call (`document[n].render(scale=…).to_pil()`). The rest differs
+    for a reason: the OCR renders at its OCR resolution only the pages whose text layer it does
+    not trust, keeping one document open over them, and hands PIL images to Tesseract in its
+    sandboxed worker; this renders one page a person asked for at screen scale, serves an
+    image upload as its own page, and answers PNG bytes. (The `duplicates` rows that paired
+    this module with `_raster.py` pair frozen-dataclass declarations, not rendering.)
+    """
     if file_type == "PDF":
         document = pypdfium2.PdfDocument(data)
         try:

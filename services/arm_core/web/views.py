@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from services.arm_core.corrections import HEADER_FIELDS, CorrectedDocument
+from services.arm_core.review import Change, review_of
 
 __all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
 
@@ -35,6 +36,7 @@ class Cell:
     unrecognized: bool
     corrected: bool
     in_failed: bool
+    change: Change | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,7 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
     labels = {c.get("column_index"): _column_label(c) for c in columns}
     failures = _failures(document)
     failing = {(code, f.get("column_index")) for _, f in failures for code in f.get("codes") or []}
+    changes = {(c.line, c.column_index): c for c in review_of(corrected).changes if c.field is None}
     lines: list[GridLine] = []
     doubtful: list[tuple[int, int]] = []
     for index, line in enumerate(document.get("lines") or []):
@@ -115,7 +118,8 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
             value = by_column.get(ci) or {}
             amount = value.get("amount")
             review = bool(value.get("needs_review"))
-            unrecognized = bool(value) and value.get("is_recognized") is False
+            done = (index, ci) in corrected.corrected
+            unrecognized = bool(value) and value.get("is_recognized") is False and not done
             if review or unrecognized:
                 doubtful.append((index, ci))
             cells.append(
@@ -126,8 +130,9 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
                     text=value.get("text"),
                     needs_review=review,
                     unrecognized=unrecognized,
-                    corrected=(index, ci) in corrected.corrected,
+                    corrected=done,
                     in_failed=(code, ci) in failing,
+                    change=changes.get((index, ci)) if done else None,
                 )
             )
         lines.append(

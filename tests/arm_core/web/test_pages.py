@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import re
+from decimal import Decimal
 from typing import Any
 
 import httpx
@@ -84,6 +85,30 @@ async def test_an_upload_is_listed_with_its_job_status_and_the_list_polls_while_
     assert "ofr.xlsx" in table
     assert 'data-status="queued"' in table
     assert "every 1s" in table
+
+
+async def test_the_files_page_answers_htmx_with_its_table_alone(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """One route: a browser gets the whole page, htmx swapping `#files-table` (the filter, the
+    polling) only the table, and the answer varies by those headers; `/ui/files/table`
+    still gives the table."""
+    page = await client.get("/ui/files?status=needs_check")
+    table = await client.get(
+        "/ui/files?status=needs_check", headers={"HX-Request": "true", "HX-Target": "files-table"}
+    )
+    other_target = await client.get("/ui/files", headers={"HX-Request": "true", "HX-Target": "x"})
+    alias = await _page(client, "/ui/files/table?status=needs_check")
+    assert "<html" in page.text and 'id="upload-form"' in page.text
+    assert table.text.startswith('<div id="files-table"') and "<html" not in table.text
+    assert str(income.file_id) in table.text
+    assert table.text == alias
+    assert "<html" in other_target.text
+    for response in (page, table):
+        assert {"HX-Request", "HX-Target"} <= {
+            v.strip() for v in response.headers["Vary"].split(",")
+        }
+    assert 'hx-get="/ui/files?status=needs_check&offset=0"' in table.text
 
 
 async def test_an_unsupported_upload_gets_a_readable_message_not_a_trace(
@@ -337,6 +362,40 @@ async def test_an_osv_document_is_paged_and_exported_flat(
     )
     assert refused.status_code == 422
     assert "ОСВ" in refused.json()["detail"]
+
+
+async def test_an_osv_row_shows_the_source_cells_it_came_from(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """Choosing an ОСВ row's account opens the sheet around the row its `ref` names (that
+    row shaded, its account and sums among the cells) and the row's six sums; a row past
+    the end, or `/row` of a statement, is a 404."""
+    osv = await upload_and_recognise(app, client, sessions, "osv.xlsx", osv_xlsx())
+    page = await _page(client, osv.page)
+    assert f'hx-get="{osv.page}/row?index=2"' in page
+    rows = (await client.get(f"/api/v1/documents/{osv.document_id}/rows?limit=3")).json()
+    row = rows["items"][2]
+    panel = await _page(client, f"{osv.page}/row?index=2")
+    assert "Лист «ОСВ»" in panel and f"ссылка {row['ref']}" in panel
+    sheet_row = int(re.sub(r"\D", "", row["ref"].rsplit("!", 1)[1]))
+    shaded = re.search(rf"<tr><th>{sheet_row}</th>(.*?)</tr>", panel)
+    assert shaded is not None and 'class="ref-row' in shaded.group(1)
+    assert row["account"] in shaded.group(1)
+    amounts = [row[k] for k in ("opening_debit", "closing_debit") if row[k] is not None]
+    assert amounts, row
+    printed = re.findall(r"<td[^>]*>([^<]*)</td>", shaded.group(1))
+    numbers = {Decimal(t) for t in printed if re.fullmatch(r"-?\d+(\.\d+)?", t)}
+    assert {Decimal(a) for a in amounts} <= numbers
+    sums = re.search(r'<table id="row-sums">(.*?)</table>', panel, re.S)
+    assert sums is not None and "Сальдо на начало" in sums.group(1)
+    await _page(client, f"{osv.page}/row?index=999", 404)
+
+
+async def test_a_statement_has_no_osv_row_panel(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """`/row` is the ОСВ's: a statement's is a 404 page."""
+    await _page(client, f"{income.page}/row?index=0", 404)
 
 
 async def test_a_scan_value_shows_its_page_rendered_from_the_stored_pdf(
