@@ -19,7 +19,6 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import selectinload
 
 from services.arm_core._api_deps import ApiDeps, Deps
 from services.arm_core.auth import Principal, require
@@ -43,8 +42,9 @@ from services.arm_core.document_read import (
 )
 from services.arm_core.document_store import is_osv
 from services.arm_core.exceptions import ApiProblem
+from services.arm_core.listing import file_with_jobs, query_files
 from services.arm_core.review import Review, review_of
-from services.arm_core.routes import query_files, read_limited
+from services.arm_core.routes import read_limited
 from services.arm_core.web import source
 from services.arm_core.web.source_cache import SourceCache, workbook_bytes
 from services.arm_core.web.views import money, statement_view
@@ -254,11 +254,7 @@ def build_web_router(cache: SourceCache | None = None) -> APIRouter:
         request: Request, deps: Deps, _who: Reader, file_id: uuid.UUID
     ) -> HTMLResponse:
         async with deps.sessions() as session:
-            stored = await session.scalar(
-                select(StoredFile)
-                .options(selectinload(StoredFile.jobs))
-                .where(StoredFile.id == file_id)
-            )
+            stored = await file_with_jobs(session, file_id)
             if stored is None:
                 raise _PageNotFound("файл")
             job = await latest_result_job(session, file_id)
