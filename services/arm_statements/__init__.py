@@ -17,10 +17,12 @@ from __future__ import annotations
 from typing import Final
 
 from services.arm_statements.catalogue import (
+    LEGACY_INCOME_MAPPED,
     LINES,
     TARGET_USE_LINES,
     CodeKind,
     classify_code,
+    legacy_income_line,
     legacy_line_name,
     lookup_line,
     parent_code,
@@ -107,6 +109,7 @@ __all__ = [
     "FROM_COLUMNS",
     "HEADER_FIELDS",
     "INN_LENGTHS",
+    "LEGACY_INCOME_MAPPED",
     "LINES",
     "MIN_CODES",
     "MIN_NAMES",
@@ -163,6 +166,7 @@ __all__ = [
     "format_amount",
     "format_money",
     "inn_checksum_ok",
+    "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
     "match_line_name",

@@ -149,3 +149,43 @@ def test_a_form_with_its_own_numbering_has_no_variant() -> None:
     doc = build_document(read)
     assert doc["form_variant"] is None
     assert "FORM_VARIANT_UNKNOWN" not in _codes(doc)  # neither variant, not an unknown one
+
+
+def _income(*lines: LineRead) -> StatementRead:
+    fields = {"inn": HeaderRead("7707083893", "7707083893", 100)}
+    return StatementRead(
+        "INCOME", [{"page": 1, "table": 0}], fields, [_COLUMN], list(lines), from_ocr=True
+    )
+
+
+def _unknown(row: int, code: str, amount: str) -> LineRead:
+    """A code no official form prints, as the scan mapper reads it (``code_unknown``)."""
+    return LineRead(
+        row, f"r{row}", "ok", code, code, 96, f"line {code}", 100, (_value(amount),),
+        code_unknown=True,
+    )  # fmt: skip
+
+
+def test_a_printed_2115_a_holding_relation_confirms_needs_no_review() -> None:
+    """КАМАЗ 2025: 2115 «Прочие поступления» (no official line) is confirmed by 2100 = 2110 +
+    2115 − 2120, so neither it nor 2110 / 2120 is up for review, and the document is done."""
+    doc = build_document(
+        _income(
+            _line(1, "2110", "315209726"),
+            _unknown(2, "2115", "864854"),
+            _line(3, "2120", "-315317485"),
+            _line(4, "2100", "757095"),
+        )
+    )
+    assert [line["needs_review"] for line in doc["lines"]] == [False] * 4
+    assert "RELATION_FAILED" not in _codes(doc)
+    assert doc["status"] == "done"
+
+
+def test_a_code_no_form_prints_stays_up_for_review_without_a_holding_relation() -> None:
+    """A clean code no form prints and no relation confirms («2219» for 2210) needs review."""
+    doc = build_document(
+        _income(_line(1, "2110", "1000"), _unknown(2, "2219", "50"), _line(3, "2100", "1000"))
+    )
+    assert doc["lines"][1]["needs_review"] is True
+    assert doc["status"] == "needs_check"

@@ -50,10 +50,12 @@ def truth() -> dict[str, Any]:
 
 @dataclass
 class FileScore:
-    """Counts of one file; `details` name each value that is not right."""
+    """Counts of one file; `details` name each value that is not right. `right_flagged`: the
+    right values among `right` that are up for review all the same (caution, not an error)."""
 
     name: str
     right: int = 0
+    right_flagged: int = 0
     wrong_unflagged: int = 0
     wrong_flagged: int = 0
     missing: int = 0
@@ -146,6 +148,7 @@ def score_file(
                     continue
                 if amount is not None and amount == Decimal(str(want)):
                     score.right += 1
+                    score.right_flagged += flagged
                 elif amount is None:
                     score.missing += 1
                     score.details.append(f"{where}: missing (page: {want})")

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from services.arm_statements import FormVariant, fold, match_line_name
+from services.arm_statements import FormVariant, fold, legacy_income_line, match_line_name
 from services.arm_statements.document import LineRead, ValueIssue, ValueRead
 from services.excel.model import Sheet, sheet_ref
 from services.excel.text import cell_text
@@ -241,6 +241,19 @@ def read_lines(
         if code_cell and _CODE.match(code_cell[1]):
             line = replace(line, code=code_cell[1], code_text=code_cell[1], code_confidence=CLEAN)
             last_coded, last_code = ref, line.code
+        elif (
+            code_cell
+            and document_type == "INCOME"
+            and (mapped := legacy_income_line(code_cell[1], name)) is not None
+        ):
+            line = replace(
+                line,
+                code=mapped,
+                code_text=code_cell[1],
+                code_confidence=BY_NAME,
+                legacy_mapped=True,
+            )
+            last_coded, last_code = ref, mapped
         elif code_cell and _is_garbled_code(code_cell[1]):
             legacy = bool(_LEGACY.match(code_cell[1]))
             line = replace(

@@ -103,7 +103,9 @@ def _disclosure(sheet: Sheet, segment: Segment) -> Part:
 def _part(sheet: Sheet, segment: Segment) -> Part:
     if segment.kind == "DISCLOSURE":
         return _disclosure(sheet, segment)
-    layout = locate_table(sheet, segment.first_row, segment.last_row)
+    layout = locate_table(
+        sheet, segment.first_row, segment.last_row, legacy_income=segment.kind == "INCOME"
+    )
     header_end = segment.last_row
     if layout is not None:
         header_end = layout.header_row if layout.header_row is not None else layout.data_start
