@@ -85,7 +85,12 @@ from services.arm_statements.header_fields import (
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
 from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
-from services.arm_statements.names import match_line_name, name_candidates, normalize_name
+from services.arm_statements.names import (
+    match_line_name,
+    match_target_use_name,
+    name_candidates,
+    normalize_name,
+)
 from services.arm_statements.periods import (
     PeriodKind,
     date_in_text,
@@ -170,6 +175,7 @@ __all__ = [
     "legacy_line_name",
     "lookup_line",
     "match_line_name",
+    "match_target_use_name",
     "name_candidates",
     "names_kind",
     "names_said",

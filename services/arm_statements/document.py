@@ -19,6 +19,7 @@ them into the contract's document and decides, the same way for both:
   neither variant, so no FORM_VARIANT_UNKNOWN): only the relations common to both are checked;
 - columns resolve relative labels against the report date; without a report date in the
   header the first dated column gives it (confidence ``FROM_COLUMNS``);
+- units «тыс. руб.» over amounts half of which carry kopecks are up for review (UNITS_DOUBTFUL);
 - the status is ``needs_check`` when a hard relation fails, a line or header field needs
   review, or a balance / ОФР has no line; otherwise ``done`` (a soft failure warns only).
 Warnings follow in a fixed order: the recogniser's own notes, columns, relations, NO_LINES,
@@ -451,6 +452,9 @@ def _line_warnings(
     return out
 
 
+_FIELD_NAMES = {"inn": "ИНН", "report_date": "Отчетная дата"}
+
+
 def _header_warnings(header: dict[str, HeaderRead], review: list[str]) -> list[DocumentWarning]:
     out = [
         DocumentWarning(
@@ -462,11 +466,49 @@ def _header_warnings(header: dict[str, HeaderRead], review: list[str]) -> list[D
         if header[name].review == HeaderReview.INVALID
     ]
     out.extend(
-        DocumentWarning(StatementWarning.HEADER_FIELD_MISSING, "Поле шапки не найдено", field=name)
+        DocumentWarning(
+            StatementWarning.HEADER_FIELD_MISSING,
+            f"Поле шапки «{_FIELD_NAMES[name]}» не найдено",
+            field=name,
+        )
         for name in ("inn", "report_date")
         if header[name].value is None and name not in review
     )
     return out
+
+
+_THOUSANDS = "тыс. руб."
+_PER_SHARE = frozenset({"2900", "2910"})  # roubles per share, with kopecks, in any statement
+_UNITS_FRACTIONS = 3
+"""Amounts with kopecks that put «тыс. руб.» in doubt (when half the non-zero ones have them)."""
+
+
+def _units_doubt(
+    header: dict[str, HeaderRead], lines: Sequence[LineRead]
+) -> DocumentWarning | None:
+    """«в тыс. руб.» over amounts with kopecks: a statement in thousands rounds each line to
+    whole thousands, so figures such as 1327883.67 are roubles under a wrong unit (real
+    0420003 of 2019) — the unit is up for review, never taken on trust."""
+    units = header["units"]
+    if units.value != _THOUSANDS or units.review is not None:
+        return None
+    amounts = [
+        value.amount
+        for line in lines
+        if line.code not in _PER_SHARE
+        for value in line.values
+        if value.amount is not None and value.amount != 0
+    ]
+    kopecks = [a for a in amounts if a != a.to_integral_value()]
+    if len(kopecks) < _UNITS_FRACTIONS or 2 * len(kopecks) < len(amounts):
+        return None
+    header["units"] = HeaderRead(units.value, units.text, units.confidence, HeaderReview.UNCERTAIN)
+    message = (
+        f"Единица измерения «{units.text or units.value}», но {len(kopecks)} из {len(amounts)} "
+        f"сумм с копейками (например {format_amount(kopecks[0])}): в тысячах суммы целые, "
+        "похоже, они в рублях; проверьте единицу измерения"
+    )
+    return DocumentWarning(StatementWarning.UNITS_DOUBTFUL, message, field="units")
 
 
 def _header_json(header: dict[str, HeaderRead], review: list[str]) -> Json:
@@ -520,6 +562,9 @@ def build_document(read: StatementRead) -> Json:
         )
     warnings.extend(_line_warnings(lines, items, repeats))
     warnings.extend(read.closing_notes)
+    doubt = _units_doubt(header, lines)
+    if doubt is not None:
+        warnings.append(doubt)
     review = [name for name in HEADER_FIELDS if header[name].review is not None]
     warnings.extend(_header_warnings(header, review))
     needs_check = bool(

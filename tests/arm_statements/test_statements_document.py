@@ -189,3 +189,53 @@ def test_a_code_no_form_prints_stays_up_for_review_without_a_holding_relation() 
     )
     assert doc["lines"][1]["needs_review"] is True
     assert doc["status"] == "needs_check"
+
+
+def _units(text: str, value: str) -> dict[str, HeaderRead]:
+    return {
+        "inn": HeaderRead("7707083893", "7707083893", 100),
+        "units": HeaderRead(value, text, 100),
+    }
+
+
+def test_thousands_over_amounts_with_kopecks_put_the_units_up_for_review() -> None:
+    """«(тыс.руб.)» printed over 1327883.67 and the like (a real 0420003 of 2019 whose figures
+    are roubles): units are listed for review with UNITS_DOUBTFUL saying what it saw."""
+    read = _balance(
+        _line(1, "1100", "1327883.67"),
+        _line(2, "1200", "8012096.25"),
+        _line(3, "1600", "9339979.92"),
+        header=_units("(тыс.руб.)", "тыс. руб."),
+    )
+    doc = build_document(read)
+    assert doc["header"]["needs_review_fields"] == ["units"]
+    (warning,) = [w for w in doc["warnings"] if w["code"] == "UNITS_DOUBTFUL"]
+    assert "3 из 3" in warning["message"] and "1327883.67" in warning["message"]
+    assert warning["field"] == "units"
+    assert doc["status"] == "needs_check"
+
+
+def test_thousands_over_whole_amounts_or_roubles_are_taken_as_printed() -> None:
+    """Whole amounts in thousands, or kopecks under «руб.», raise no doubt; neither does the
+    per-share line 2900 (roubles with kopecks in any statement)."""
+    whole = _balance(
+        _line(1, "1100", "100"), _line(2, "1200", "50"), _line(3, "1600", "150"),
+        header=_units("тыс. руб.", "тыс. руб."),
+    )  # fmt: skip
+    roubles = _balance(
+        _line(1, "1100", "100.10"), _line(2, "1200", "50.20"), _line(3, "1600", "150.30"),
+        header=_units("руб.", "руб."),
+    )  # fmt: skip
+    for read in (whole, roubles):
+        doc = build_document(read)
+        assert doc["header"]["needs_review_fields"] == []
+        assert "UNITS_DOUBTFUL" not in _codes(doc)
+
+
+def test_a_missing_header_field_is_named_in_its_warning() -> None:
+    """HEADER_FIELD_MISSING says which field it did not find, not only in ``field``."""
+    doc = build_document(_balance(_line(1, "1600", "1"), header={}))
+    messages = {
+        w["field"]: w["message"] for w in doc["warnings"] if w["code"] == "HEADER_FIELD_MISSING"
+    }
+    assert "ИНН" in messages["inn"]
