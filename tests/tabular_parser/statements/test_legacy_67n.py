@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from services.tabular_parser.statements import recognize_statements
+from tests.builders import CellInput, SheetSpec
 from tests.builders.legacy67n import LEGACY_INCOME_ROWS, legacy_67n_workbook
 
 from . import _forms as f
@@ -66,3 +67,18 @@ def test_the_next_tables_codes_are_no_ofr_lines() -> None:
     names = [item["line_name"] for item in document["lines"]]
     assert "Остаток на начало периода" not in names
     assert [i["line_code"] for i in document["lines"]].count("2350") == 1
+
+
+def test_a_legacy_income_statement_with_headers_maps_the_same() -> None:
+    """The usual 67н export: title, «Наименование показателя | Код | За 2009 г. | За 2008 г.»:
+    the same 66n codes, dated columns."""
+    rows: list[list[CellInput]] = [
+        ["Отчет о прибылях и убытках"],
+        ["за 2009 г."],
+        ["Наименование показателя", "Код", "За 2009 г.", "За 2008 г."],
+    ]
+    rows += [[name, code, now, before] for name, code, now, before, _ in LEGACY_INCOME_ROWS]
+    document = only(recognize_statements(f.read_back([SheetSpec("ОПУ", rows)], "XLSX")), "INCOME")
+    mapped = {i["line_code_text"]: i["line_code"] for i in document["lines"] if i["line_code"]}
+    assert mapped == _MAPPED
+    assert [c["period_date"] for c in document["columns"]] == ["2009-12-31", "2008-12-31"]
