@@ -453,8 +453,8 @@ LEGACY_INCOME_CODES: dict[str, str] = {
 }
 
 # The lines of the 67n «Отчет о прибылях и убытках» whose code the official form printed and
-# whose meaning carried over one-to-one into the 66n ОФР (the transition table of Минфин's
-# 2010 information ПЗ-3/2010): legacy code → (66n code, a stem its printed name must hold, so
+# whose meaning carried over one-to-one into the 66n ОФР (the same line under a new code):
+# legacy code → (66n code, a stem its printed name must hold, so
 # that a 3-digit code of another legacy form — 100 «Остаток на начало периода» of the
 # capital statement — is never taken for 2350). The tax lines (141, 142, 150, 200 …) are left
 # out: their codes were not printed by the form and differ by source.

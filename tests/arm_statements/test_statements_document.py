@@ -3,6 +3,7 @@ share, proved on typed reads built here."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -160,10 +161,7 @@ def _income(*lines: LineRead) -> StatementRead:
 
 def _unknown(row: int, code: str, amount: str) -> LineRead:
     """A code no official form prints, as the scan mapper reads it (``code_unknown``)."""
-    return LineRead(
-        row, f"r{row}", "ok", code, code, 96, f"line {code}", 100, (_value(amount),),
-        code_unknown=True,
-    )  # fmt: skip
+    return dataclasses.replace(_line(row, code, amount), code_unknown=True)
 
 
 def test_a_printed_2115_a_holding_relation_confirms_needs_no_review() -> None:
