@@ -62,6 +62,8 @@ class FileScore:
     report_date: str | None = None
     expected_date: str | None = None
     details: list[str] = field(default_factory=list)
+    form_variants: dict[str, str | None] = field(default_factory=dict)
+    """document type → the form_variant the recogniser gave it."""
 
     @property
     def total(self) -> int:
@@ -132,6 +134,7 @@ def score_file(
     documents = {d["document_type"]: d for d in reversed(recognition.documents)}
     dates = [d["header"].get("report_date") for d in recognition.documents]
     score.report_date = next((d for d in dates if d), None)
+    score.form_variants = {d: doc.get("form_variant") for d, doc in documents.items()}
     for kind, lines in expected.items():
         if kind == "meta":
             continue

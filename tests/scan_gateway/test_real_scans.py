@@ -68,6 +68,13 @@ def test_the_kamaz_2115_line_puts_no_right_value_up_for_review(
     assert score.right_flagged == 0, score.details
 
 
+def test_the_nko_simplified_blank_is_the_simplified_form(scores: dict[str, FileScore]) -> None:
+    """БФ «Марии Леонтьевой» 2021 fills the tax-office blank КНД 0710096 (1300 printed over the
+    NKO's 1350 / 1360): a simplified balance, checked by the simplified relations."""
+    score = scores["Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf"]
+    assert score.form_variants["BALANCE"] == "simplified"
+
+
 def test_report_dates_are_read_right(scores: dict[str, FileScore]) -> None:
     """Every shared scan's report date is read, and is the one printed there (a «Дата» line,
     «31 | 12 | 2025» cells, a title's «за 2025 год», a tax-office cover's «Отчетный год»)."""
