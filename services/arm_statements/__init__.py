@@ -17,10 +17,12 @@ from __future__ import annotations
 from typing import Final
 
 from services.arm_statements.catalogue import (
+    LEGACY_INCOME_MAPPED,
     LINES,
     TARGET_USE_LINES,
     CodeKind,
     classify_code,
+    legacy_income_line,
     legacy_line_name,
     lookup_line,
     parent_code,
@@ -83,7 +85,12 @@ from services.arm_statements.header_fields import (
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
 from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
-from services.arm_statements.names import match_line_name, name_candidates, normalize_name
+from services.arm_statements.names import (
+    match_line_name,
+    match_target_use_name,
+    name_candidates,
+    normalize_name,
+)
 from services.arm_statements.periods import (
     PeriodKind,
     date_in_text,
@@ -107,6 +114,7 @@ __all__ = [
     "FROM_COLUMNS",
     "HEADER_FIELDS",
     "INN_LENGTHS",
+    "LEGACY_INCOME_MAPPED",
     "LINES",
     "MIN_CODES",
     "MIN_NAMES",
@@ -163,9 +171,11 @@ __all__ = [
     "format_amount",
     "format_money",
     "inn_checksum_ok",
+    "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
     "match_line_name",
+    "match_target_use_name",
     "name_candidates",
     "names_kind",
     "names_said",

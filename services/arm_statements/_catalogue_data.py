@@ -451,3 +451,25 @@ LEGACY_INCOME_CODES: dict[str, str] = {
     "150": "Текущий налог на прибыль",
     "190": "Чистая прибыль (убыток) отчетного периода",
 }
+
+# The lines of the 67n «Отчет о прибылях и убытках» whose code the official form printed and
+# whose meaning carried over one-to-one into the 66n ОФР (the same line under a new code):
+# legacy code → (66n code, a stem its printed name must hold, so
+# that a 3-digit code of another legacy form — 100 «Остаток на начало периода» of the
+# capital statement — is never taken for 2350). The tax lines (141, 142, 150, 200 …) are left
+# out: their codes were not printed by the form and differ by source.
+LEGACY_INCOME_TO_66N: dict[str, tuple[str, str]] = {
+    "010": ("2110", "выручк"),
+    "020": ("2120", "себестоимост"),
+    "029": ("2100", "валов"),
+    "030": ("2210", "коммерческ"),
+    "040": ("2220", "управленческ"),
+    "050": ("2200", "от продаж"),
+    "060": ("2320", "к получению"),
+    "070": ("2330", "к уплате"),
+    "080": ("2310", "участи"),
+    "090": ("2340", "прочие доходы"),
+    "100": ("2350", "прочие расходы"),
+    "140": ("2300", "до налогообложени"),
+    "190": ("2400", "чист"),
+}

@@ -11,16 +11,20 @@ from typing import Literal
 from services.arm_statements._catalogue_data import (
     LEGACY_BALANCE_CODES,
     LEGACY_INCOME_CODES,
+    LEGACY_INCOME_TO_66N,
     LINES_DATA,
     TARGET_USE_LINES_DATA,
 )
 from services.arm_statements.line import DocumentType, Line
+from services.arm_statements.text import fold
 
 __all__ = [
+    "LEGACY_INCOME_MAPPED",
     "LINES",
     "TARGET_USE_LINES",
     "CodeKind",
     "classify_code",
+    "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
     "parent_code",
@@ -37,6 +41,9 @@ TARGET_USE_LINES: Mapping[str, Line] = MappingProxyType(
     {line.code: line for line in TARGET_USE_LINES_DATA}
 )
 """Every line of «Отчет о целевом использовании средств» (0710003 / 0710006), in print order."""
+
+LEGACY_INCOME_MAPPED: frozenset[str] = frozenset(LEGACY_INCOME_TO_66N)
+"""The 67n «Отчет о прибылях и убытках» codes that map onto a 66n line (``legacy_income_line``)."""
 
 _ORDER: Mapping[str, int] = MappingProxyType({code: i for i, code in enumerate(LINES)})
 _FIVE = re.compile(r"^\d{5}$")
@@ -78,6 +85,19 @@ def legacy_line_name(document_type: DocumentType, code: str) -> str | None:
     """The name of a pre-2011 three-digit code (out of scope for checks), or None."""
     table = LEGACY_BALANCE_CODES if document_type == "BALANCE" else LEGACY_INCOME_CODES
     return table.get(code)
+
+
+def legacy_income_line(code: str, name: str | None) -> str | None:
+    """The 66n ОФР line a 67n «Отчет о прибылях и убытках» line is (010 → 2110), or None.
+
+    Only when the code is one the 67n form printed with a one-to-one successor and the printed
+    name says the same (its stem: «Выручка (нетто) от продажи …» for 010); a tax line, or a
+    3-digit code of another legacy form, gives None."""
+    found = LEGACY_INCOME_TO_66N.get(code)
+    if found is None or not name:
+        return None
+    current, stem = found
+    return current if stem in fold(name) else None
 
 
 def print_order(code: str) -> int | None:

@@ -12,9 +12,11 @@ Rules (documented in the package README as well):
   printed by the form itself). When a code was inferred from a name, or a line's code could not
   be read, an absent line may be one the recogniser failed to map: then a relation is checked
   only when all its lines are present (``complete=False``), so no RELATION_FAILED names lines
-  that were never mapped.
-- Organisation-added five-digit codes (11501) and codes outside the catalogue never take part:
-  they break down a four-digit line that is checked on its own.
+  that were never mapped. An optional term (a line organisations add, such as 2115) is never
+  required: it counts when printed.
+- Organisation-added five-digit codes (11501) and codes outside the catalogue never take part
+  (they break down a four-digit line that is checked on its own), except a relation's optional
+  term (2115 in 2100 = 2110 + 2115 − 2120).
 """
 
 from __future__ import annotations
@@ -142,7 +144,9 @@ def _evaluate(
     actual = _amount(values, relation.target, column)
     if actual is None:
         return None
-    if not complete and any(term.code not in values for term in relation.terms):
+    if not complete and any(
+        term.code not in values for term in relation.terms if not term.optional
+    ):
         return None
     present = [relation.target]
     choices: list[tuple[Decimal, ...]] = []

@@ -9,14 +9,17 @@ them into the contract's document and decides, the same way for both:
   holds in its column covers it;
 - a line needs review when its code is unreadable or missing, it repeats a code printed above,
   its code was read with a confidence under ``REVIEW_BELOW`` and no relation covers it, OCR
-  read a code no form prints (``code_unknown``), or one of its values needs review;
+  read a code no form prints (``code_unknown``) that no holding relation confirms (2115 as a
+  term of 2100 = 2110 + 2115 − 2120), or one of its values needs review;
 - relations are checked over the lines with status ok (the first of a repeated code); when a
   code was inferred or a line's code is unreadable or missing, only relations all of whose
-  lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED;
+  lines are present (``check_lines(complete=False)``); codes inferred give CODES_INFERRED,
+  codes of the pre-2011 form mapped onto 66n lines (``legacy_mapped``) LEGACY_FORM_MAPPED;
 - a form with its own numbering (ОКУД 0420002 / 0420003) has ``form_variant`` null (it is
   neither variant, so no FORM_VARIANT_UNKNOWN): only the relations common to both are checked;
 - columns resolve relative labels against the report date; without a report date in the
   header the first dated column gives it (confidence ``FROM_COLUMNS``);
+- units «тыс. руб.» over amounts half of which carry kopecks are up for review (UNITS_DOUBTFUL);
 - the status is ``needs_check`` when a hard relation fails, a line or header field needs
   review, or a balance / ОФР has no line; otherwise ``done`` (a soft failure warns only).
 Warnings follow in a fixed order: the recogniser's own notes, columns, relations, NO_LINES,
@@ -105,7 +108,9 @@ class LineRead:
     ``name_raw`` is the printed name when a footnote was cut from it. ``code_inferred``: the
     code comes from the line's name (a form without codes, or with its own numbering), not
     from a printed catalogue code. ``code_unknown``: OCR read a clean code that no form prints
-    (likely a misread one: «2219» for 2210); the line needs review.
+    (likely a misread one: «2219» for 2210); the line needs review. ``legacy_mapped``: the
+    form is the pre-2011 (67n) one; ``code`` is the 66n line its printed 3-digit code
+    (``code_text``) and name stand for (010 «Выручка» → 2110), reviewed like an inferred code.
     """
 
     row_index: int
@@ -123,6 +128,7 @@ class LineRead:
     name_raw: str | None = None
     code_inferred: bool = False
     code_unknown: bool = False
+    legacy_mapped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +274,10 @@ def _first_refs(lines: Sequence[LineRead]) -> tuple[dict[str, str], set[str]]:
 
 def _complete(lines: Sequence[LineRead]) -> bool:
     """Every line's code printed by the form: an absent line is one the form does not print."""
-    return not any(line.code_inferred or line.status in ("unreadable", "missing") for line in lines)
+    return not any(
+        line.code_inferred or line.legacy_mapped or line.status in ("unreadable", "missing")
+        for line in lines
+    )
 
 
 def _value_review(
@@ -276,7 +285,7 @@ def _value_review(
 ) -> bool:
     doubtful = (
         value.issue in _REVIEW_ISSUES
-        or (line.code_inferred and value.amount is not None)
+        or ((line.code_inferred or line.legacy_mapped) and value.amount is not None)
         or (line.code is not None and (line.code, value.column_index) in contradicted)
     )
     return doubtful and not result.is_covered(line.ref, value.column_index)
@@ -304,6 +313,19 @@ def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
     return [DocumentWarning(StatementWarning.CODES_INFERRED, message)]
 
 
+def _legacy_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
+    mapped = [line for line in lines if line.legacy_mapped and line.code]
+    if not mapped:
+        return []
+    pairs = ", ".join(f"{line.code_text} → {line.code}" for line in mapped)
+    message = (
+        "Форма до 2011 г. (приказ 67н, «Отчет о прибылях и убытках»): коды строк сопоставлены "
+        f"со строками ОФР по приказу 66н там, где совпали код и наименование ({pairs}); "
+        "остальные строки не сопоставлены; суммы без выполненного соотношения требуют проверки"
+    )
+    return [DocumentWarning(StatementWarning.LEGACY_FORM_MAPPED, message, (mapped[0].ref,))]
+
+
 def _lines_json(
     lines: Sequence[LineRead],
     repeats: set[str],
@@ -324,12 +346,19 @@ def _lines_json(
             line.status in ("unreadable", "missing")
             or line.ref in repeats
             or low_code
-            or (line.status == "ok" and line.code_unknown)
+            or (line.status == "ok" and line.code_unknown and not _confirmed(line, result))
             or any(v["needs_review"] for v in values)
         )
         item["values"] = values
         out.append(item)
     return out
+
+
+def _confirmed(line: LineRead, result: RecomputeResult) -> bool:
+    """A code no official form prints is no misread when a relation that holds counts every
+    amount of its line (2115 in 2100 = 2110 + 2115 − 2120)."""
+    amounts = [v for v in line.values if v.amount is not None]
+    return bool(amounts) and all(result.is_covered(line.ref, v.column_index) for v in amounts)
 
 
 def _check_warnings(checks: Checks, refs: dict[str, str]) -> list[DocumentWarning]:
@@ -423,6 +452,9 @@ def _line_warnings(
     return out
 
 
+_FIELD_NAMES = {"inn": "ИНН", "report_date": "Отчетная дата"}
+
+
 def _header_warnings(header: dict[str, HeaderRead], review: list[str]) -> list[DocumentWarning]:
     out = [
         DocumentWarning(
@@ -434,11 +466,49 @@ def _header_warnings(header: dict[str, HeaderRead], review: list[str]) -> list[D
         if header[name].review == HeaderReview.INVALID
     ]
     out.extend(
-        DocumentWarning(StatementWarning.HEADER_FIELD_MISSING, "Поле шапки не найдено", field=name)
+        DocumentWarning(
+            StatementWarning.HEADER_FIELD_MISSING,
+            f"Поле шапки «{_FIELD_NAMES[name]}» не найдено",
+            field=name,
+        )
         for name in ("inn", "report_date")
         if header[name].value is None and name not in review
     )
     return out
+
+
+_THOUSANDS = "тыс. руб."
+_PER_SHARE = frozenset({"2900", "2910"})  # roubles per share, with kopecks, in any statement
+_UNITS_FRACTIONS = 3
+"""Amounts with kopecks that put «тыс. руб.» in doubt (when half the non-zero ones have them)."""
+
+
+def _units_doubt(
+    header: dict[str, HeaderRead], lines: Sequence[LineRead]
+) -> DocumentWarning | None:
+    """«в тыс. руб.» over amounts with kopecks: a statement in thousands rounds each line to
+    whole thousands, so figures such as 1327883.67 are roubles under a wrong unit (real
+    0420003 of 2019) — the unit is up for review, never taken on trust."""
+    units = header["units"]
+    if units.value != _THOUSANDS or units.review is not None:
+        return None
+    amounts = [
+        value.amount
+        for line in lines
+        if line.code not in _PER_SHARE
+        for value in line.values
+        if value.amount is not None and value.amount != 0
+    ]
+    kopecks = [a for a in amounts if a != a.to_integral_value()]
+    if len(kopecks) < _UNITS_FRACTIONS or 2 * len(kopecks) < len(amounts):
+        return None
+    header["units"] = HeaderRead(units.value, units.text, units.confidence, HeaderReview.UNCERTAIN)
+    message = (
+        f"Единица измерения «{units.text or units.value}», но {len(kopecks)} из {len(amounts)} "
+        f"сумм с копейками (например {format_amount(kopecks[0])}): в тысячах суммы целые, "
+        "похоже, они в рублях; проверьте единицу измерения"
+    )
+    return DocumentWarning(StatementWarning.UNITS_DOUBTFUL, message, field="units")
 
 
 def _header_json(header: dict[str, HeaderRead], review: list[str]) -> Json:
@@ -482,6 +552,7 @@ def build_document(read: StatementRead) -> Json:
             DocumentWarning(StatementWarning.NO_LINES, "В таблице формы не найдено ни одной строки")
         )
     warnings.extend(_inferred_warning(lines))
+    warnings.extend(_legacy_warning(lines))
     if _is_statement(read.kind) and lines and form_variant is None and not own_numbering:
         warnings.append(
             DocumentWarning(
@@ -491,6 +562,9 @@ def build_document(read: StatementRead) -> Json:
         )
     warnings.extend(_line_warnings(lines, items, repeats))
     warnings.extend(read.closing_notes)
+    doubt = _units_doubt(header, lines)
+    if doubt is not None:
+        warnings.append(doubt)
     review = [name for name in HEADER_FIELDS if header[name].review is not None]
     warnings.extend(_header_warnings(header, review))
     needs_check = bool(

@@ -12,10 +12,10 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from types import MappingProxyType
 
-from services.arm_statements.catalogue import LINES, print_order
+from services.arm_statements.catalogue import LINES, TARGET_USE_LINES, print_order
 from services.arm_statements.line import FormVariant
 
-__all__ = ["match_line_name", "name_candidates", "normalize_name"]
+__all__ = ["match_line_name", "match_target_use_name", "name_candidates", "normalize_name"]
 
 _VARIANTS: tuple[FormVariant, ...] = ("full", "simplified")
 _ROMAN = {"1": "i", "2": "ii", "3": "iii", "4": "iv", "5": "v"}
@@ -167,3 +167,39 @@ def match_line_name(
             if later:
                 return later[0]
     return primary[0] if len(primary) == 1 else None
+
+
+@cache
+def _target_use_index() -> Mapping[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for line in TARGET_USE_LINES.values():
+        for name in line.names("full"):
+            for key in _keys(name):
+                codes = index.setdefault(key, [])
+                if line.code not in codes:
+                    codes.append(line.code)
+    return MappingProxyType({k: tuple(v) for k, v in index.items()})
+
+
+_TARGET_USE_ORDER: Mapping[str, int] = MappingProxyType(
+    {code: i for i, code in enumerate(TARGET_USE_LINES)}
+)
+
+
+def match_target_use_name(text: str, *, after: str | None = None) -> str | None:
+    """The line of «Отчет о целевом использовании средств» printed under ``text`` (a form
+    without a «Код» column), or None. «Прочие» is printed three times (6250, 6326, 6350): it
+    is the first of them after ``after``, the line recognised above it; without one, None."""
+    found: list[str] = []
+    for key in _keys(text):
+        for k in (key, _drop_prefix(key)):
+            if k:
+                found.extend(c for c in _target_use_index().get(k, ()) if c not in found)
+    found.sort(key=lambda c: _TARGET_USE_ORDER[c])
+    if len(found) == 1:
+        return found[0]
+    above = _TARGET_USE_ORDER.get(after) if after is not None else None
+    if not found or above is None:
+        return None
+    later = [c for c in found if _TARGET_USE_ORDER[c] > above]
+    return later[0] if later else None

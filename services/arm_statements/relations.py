@@ -29,11 +29,17 @@ RelationKind = Literal["hard", "soft"]
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One summand: ``sign`` × the line's amount read by ``reading``."""
+    """One summand: ``sign`` × the line's amount read by ``reading``.
+
+    ``optional``: a line no official form prints but organisations add where the form leaves
+    room (2115 «Прочие поступления» between 2110 and 2120); it counts when printed, and its
+    absence never keeps the relation from being checked (``complete=False`` in checks).
+    """
 
     code: str
     sign: Literal[1, -1] = 1
     reading: Reading = "signed"
+    optional: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,17 +63,19 @@ class Relation:
 
 
 def _t(spec: str) -> tuple[Term, ...]:
-    """Terms from a compact spec: ``+1310 -|1320| ±2410`` (|x| absolute, ± either)."""
+    """Terms from a compact spec: ``+1310 -|1320| ±2410 +2115?`` (|x| absolute, ± either,
+    a trailing ? optional)."""
     terms: list[Term] = []
     for token in spec.split():
         sign: Literal[1, -1] = -1 if token[0] == "-" else 1
-        body = token.lstrip("+-±")
+        optional = token.endswith("?")
+        body = token.lstrip("+-±").rstrip("?")
         if token[0] == "±":
-            terms.append(Term(body, sign, "either"))
+            terms.append(Term(body, sign, "either", optional))
         elif body.startswith("|"):
-            terms.append(Term(body.strip("|"), sign, "absolute"))
+            terms.append(Term(body.strip("|"), sign, "absolute", optional))
         else:
-            terms.append(Term(body, sign))
+            terms.append(Term(body, sign, optional=optional))
     return tuple(terms)
 
 
@@ -130,7 +138,9 @@ _BALANCE_SIMPLIFIED = (
 )
 
 _INCOME_FULL = (
-    Relation("2100=2110-2120", "hard", _I, "2100", _t("+2110 -|2120|")),
+    # 2115: no official line, but printed between 2110 and 2120 by organisations that add one
+    # («Прочие поступления», ПАО «КАМАЗ» 2025: 2100 = 2110 + 2115 − 2120 in both years).
+    Relation("2100=2110+2115-2120", "hard", _I, "2100", _t("+2110 +2115? -|2120|")),
     Relation("2200=2100-2210-2220", "hard", _I, "2200", _t("+2100 -|2210| -|2220|")),
     Relation(
         "2300=2200+2310+2320-2330+2340-2350",

@@ -31,8 +31,15 @@ _FULL_ONLY: Final = {t: _codes_of(t, simplified=False) for t in ("BALANCE", "INC
 # 1600 and 1700 are in both forms and say nothing about the structure.
 _NEUTRAL: Final = frozenset({"1600", "1700"})
 # Section III of the NKO simplified form is 1350 + 1360 without a 1300 line; 1300 printed with
-# any component of section III is the full form.
+# any component of section III is the full form, unless the simplified form's aggregated lines
+# are printed too and no total: the tax-office blank КНД 0710096 prints 1300 «Капитал и
+# резервы» with the NKO's 1350 / 1360 under it (БФ «Марии Леонтьевой» 2021).
 _SECTION_III_PARTS: Final = frozenset({"1350", "1360"})
+
+
+def _aggregates(document_type: str, known: set[str]) -> bool:
+    """Simplified lines outside section III and the neutral 1600 / 1700 are printed."""
+    return bool((known & _SIMPLIFIED[document_type]) - _NEUTRAL - _SECTION_III_PARTS - {"1300"})
 
 
 def _from_codes(document_type: str, codes: Collection[str]) -> FormVariant | None:
@@ -43,7 +50,7 @@ def _from_codes(document_type: str, codes: Collection[str]) -> FormVariant | Non
             known.add(own)
     if known & _FULL_ONLY[document_type]:
         return "full"
-    if "1300" in known and known & _SECTION_III_PARTS:
+    if "1300" in known and known & _SECTION_III_PARTS and not _aggregates(document_type, known):
         return "full"
     if (known & _SIMPLIFIED[document_type]) - _NEUTRAL:
         return "simplified"
@@ -75,7 +82,7 @@ def detect_form_variant(
 
     Codes decide first: any section total (1100, 1200, 1400, 1500, 2100, 2200, 2300 …) or detail
     line of the full form only (1110, 1180, 1220, 1240, 2210 …), or 1300 together with one of
-    its components, means ``full``; otherwise codes of the simplified form's lines (beyond the
+    its components and none of the simplified form's aggregated lines, means ``full``; otherwise codes of the simplified form's lines (beyond the
     neutral 1600 / 1700) mean ``simplified``. Org-added five-digit codes count as their parent;
     legacy and unknown codes are ignored. When codes cannot tell, the names vote: a name only
     the full form prints («Итого по разделу I», «Себестоимость продаж») against one only the

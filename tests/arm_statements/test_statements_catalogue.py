@@ -7,6 +7,7 @@ import pytest
 from services.arm_statements import (
     LINES,
     classify_code,
+    legacy_income_line,
     legacy_line_name,
     lookup_line,
     match_line_name,
@@ -23,11 +24,16 @@ def test_every_relation_code_is_a_catalogue_line_of_its_form(
     document_type: str, variant: str
 ) -> None:
     """Relations only name catalogue lines of the same form, and simplified ones only lines
-    the simplified form has."""
+    the simplified form has; an optional term (a line organisations add, 2115) is no
+    catalogue line."""
     relations = relations_for(document_type, variant)  # type: ignore[arg-type]
     assert relations
     for relation in relations:
+        optional = {t.code for t in relation.terms if t.optional}
+        assert all(lookup_line(code) is None for code in optional), relation.name
         for code in relation.codes:
+            if code in optional:
+                continue
             line = lookup_line(code)
             assert line is not None, (relation.name, code)
             assert line.document_type == document_type
@@ -153,3 +159,14 @@ def test_headers_and_unknown_texts_are_not_lines() -> None:
     assert match_line_name("Выручка", "BALANCE") is None
     assert match_line_name("Выручка", "DISCLOSURE") is None
     assert match_line_name("", "INCOME") is None
+
+
+def test_a_legacy_income_code_maps_only_when_its_name_agrees() -> None:
+    """67н 010 «Выручка (нетто) …» is 2110 and 190 «Чистая прибыль …» 2400; the same code under
+    another form's name (100 «Остаток на начало периода») or a tax line (150) maps to nothing."""
+    assert legacy_income_line("010", "Выручка (нетто) от продажи продукции") == "2110"
+    assert legacy_income_line("190", "Чистая прибыль (убыток) отчетного периода") == "2400"
+    assert legacy_income_line("100", "Прочие расходы") == "2350"
+    assert legacy_income_line("100", "Остаток на начало периода") is None
+    assert legacy_income_line("150", "Текущий налог на прибыль") is None
+    assert legacy_income_line("010", None) is None

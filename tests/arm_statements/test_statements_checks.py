@@ -197,3 +197,41 @@ def test_unknown_variant_checks_only_common_relations() -> None:
     assert check_lines("BALANCE", None, one_column(amounts)) == Checks()
     assert check_lines("INCOME", None, one_column({"2400": 1, "2110": 5})) == Checks()
     assert check_lines("DISCLOSURE", "full", one_column({"1600": 1, "1700": 2})) == Checks()
+
+
+# ПАО «КАМАЗ» ОФР 2025 (both years): «Прочие поступления» 2115 printed between 2110 and 2120.
+_KAMAZ_GROSS: list[dict[str, int | str]] = [
+    {"2110": 315209726, "2115": 864854, "2120": -315317485, "2100": 757095},
+    {"2110": 323383185, "2115": 117750, "2120": -299343014, "2100": 24157921},
+]
+
+
+@pytest.mark.parametrize("amounts", _KAMAZ_GROSS, ids=["2025", "2024"])
+def test_a_printed_2115_is_a_term_of_gross_profit(amounts: dict[str, int | str]) -> None:
+    """2100 = 2110 + 2115 − 2120 holds where the form prints 2115, in complete forms and in
+    forms whose lines were matched (``complete=False``) alike."""
+    for complete in (True, False):
+        assert check_lines("INCOME", "full", one_column(amounts), complete=complete) == Checks()
+
+
+def test_a_wrong_2100_still_fails_with_2115_printed() -> None:
+    """2115 does not make the relation loose: a 2100 off by 1 000 fails, naming 2115."""
+    amounts = dict(_KAMAZ_GROSS[0]) | {"2100": 758095}
+    (item,) = check_lines("INCOME", "full", one_column(amounts)).relations_failed
+    assert (item.relation, item.expected, item.actual) == (
+        "2100=2110+2115-2120",
+        "757095",
+        "758095",
+    )
+    assert "2115" in item.codes
+
+
+def test_2115_is_never_required() -> None:
+    """A form without 2115 checks 2100 = 2110 − 2120 as before, even when its lines were
+    matched by name (an absent optional line is no unmapped line)."""
+    amounts: dict[str, int | str] = {"2110": 1469293, "2120": -45957, "2100": 1423336}
+    for complete in (True, False):
+        assert check_lines("INCOME", "full", one_column(amounts), complete=complete) == Checks()
+        wrong = one_column(amounts | {"2100": 1423436})
+        failed = check_lines("INCOME", "full", wrong, complete=complete).relations_failed
+        assert [f.relation for f in failed] == ["2100=2110+2115-2120"]

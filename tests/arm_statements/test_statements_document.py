@@ -3,6 +3,7 @@ share, proved on typed reads built here."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -149,3 +150,90 @@ def test_a_form_with_its_own_numbering_has_no_variant() -> None:
     doc = build_document(read)
     assert doc["form_variant"] is None
     assert "FORM_VARIANT_UNKNOWN" not in _codes(doc)  # neither variant, not an unknown one
+
+
+def _income(*lines: LineRead) -> StatementRead:
+    fields = {"inn": HeaderRead("7707083893", "7707083893", 100)}
+    return StatementRead(
+        "INCOME", [{"page": 1, "table": 0}], fields, [_COLUMN], list(lines), from_ocr=True
+    )
+
+
+def _unknown(row: int, code: str, amount: str) -> LineRead:
+    """A code no official form prints, as the scan mapper reads it (``code_unknown``)."""
+    return dataclasses.replace(_line(row, code, amount), code_unknown=True)
+
+
+def test_a_printed_2115_a_holding_relation_confirms_needs_no_review() -> None:
+    """КАМАЗ 2025: 2115 «Прочие поступления» (no official line) is confirmed by 2100 = 2110 +
+    2115 − 2120, so neither it nor 2110 / 2120 is up for review, and the document is done."""
+    doc = build_document(
+        _income(
+            _line(1, "2110", "315209726"),
+            _unknown(2, "2115", "864854"),
+            _line(3, "2120", "-315317485"),
+            _line(4, "2100", "757095"),
+        )
+    )
+    assert [line["needs_review"] for line in doc["lines"]] == [False] * 4
+    assert "RELATION_FAILED" not in _codes(doc)
+    assert doc["status"] == "done"
+
+
+def test_a_code_no_form_prints_stays_up_for_review_without_a_holding_relation() -> None:
+    """A clean code no form prints and no relation confirms («2219» for 2210) needs review."""
+    doc = build_document(
+        _income(_line(1, "2110", "1000"), _unknown(2, "2219", "50"), _line(3, "2100", "1000"))
+    )
+    assert doc["lines"][1]["needs_review"] is True
+    assert doc["status"] == "needs_check"
+
+
+def _units(text: str, value: str) -> dict[str, HeaderRead]:
+    return {
+        "inn": HeaderRead("7707083893", "7707083893", 100),
+        "units": HeaderRead(value, text, 100),
+    }
+
+
+def test_thousands_over_amounts_with_kopecks_put_the_units_up_for_review() -> None:
+    """«(тыс.руб.)» printed over 1327883.67 and the like (a real 0420003 of 2019 whose figures
+    are roubles): units are listed for review with UNITS_DOUBTFUL saying what it saw."""
+    read = _balance(
+        _line(1, "1100", "1327883.67"),
+        _line(2, "1200", "8012096.25"),
+        _line(3, "1600", "9339979.92"),
+        header=_units("(тыс.руб.)", "тыс. руб."),
+    )
+    doc = build_document(read)
+    assert doc["header"]["needs_review_fields"] == ["units"]
+    (warning,) = [w for w in doc["warnings"] if w["code"] == "UNITS_DOUBTFUL"]
+    assert "3 из 3" in warning["message"] and "1327883.67" in warning["message"]
+    assert warning["field"] == "units"
+    assert doc["status"] == "needs_check"
+
+
+def test_thousands_over_whole_amounts_or_roubles_are_taken_as_printed() -> None:
+    """Whole amounts in thousands, or kopecks under «руб.», raise no doubt; neither does the
+    per-share line 2900 (roubles with kopecks in any statement)."""
+    whole = _balance(
+        _line(1, "1100", "100"), _line(2, "1200", "50"), _line(3, "1600", "150"),
+        header=_units("тыс. руб.", "тыс. руб."),
+    )  # fmt: skip
+    roubles = _balance(
+        _line(1, "1100", "100.10"), _line(2, "1200", "50.20"), _line(3, "1600", "150.30"),
+        header=_units("руб.", "руб."),
+    )  # fmt: skip
+    for read in (whole, roubles):
+        doc = build_document(read)
+        assert doc["header"]["needs_review_fields"] == []
+        assert "UNITS_DOUBTFUL" not in _codes(doc)
+
+
+def test_a_missing_header_field_is_named_in_its_warning() -> None:
+    """HEADER_FIELD_MISSING says which field it did not find, not only in ``field``."""
+    doc = build_document(_balance(_line(1, "1600", "1"), header={}))
+    messages = {
+        w["field"]: w["message"] for w in doc["warnings"] if w["code"] == "HEADER_FIELD_MISSING"
+    }
+    assert "ИНН" in messages["inn"]

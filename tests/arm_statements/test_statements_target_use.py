@@ -19,6 +19,7 @@ from services.arm_statements import (
     check_lines,
     codes_kind,
     lookup_line,
+    match_target_use_name,
     relations_for,
     target_use_line,
 )
@@ -119,3 +120,25 @@ def test_another_disclosure_with_lines_gets_no_checks() -> None:
         [LineRead(0, "r0", "ok", "1150", "1150", 100, "ОС", 100, read.lines[0].values)],
     )
     assert "checks" not in build_document(other)
+
+
+@pytest.mark.parametrize(
+    ("text", "after", "code"),
+    [
+        ("Остаток средств на начало отчетного года", None, "6100"),
+        ("в том числе: социальная и благотворительная помощь", "6310", "6311"),
+        ("Всего использовано средств", None, "6300"),
+        ("Прочие", "6240", "6250"),
+        ("Прочие", "6325", "6326"),
+        ("Прочие", "6330", "6350"),
+        ("Прочие", None, None),
+        ("Поступило средств", None, None),
+        ("Выручка", None, None),
+    ],
+)
+def test_target_use_lines_are_matched_by_their_printed_names(
+    text: str, after: str | None, code: str | None
+) -> None:
+    """A report without a «Код» column: each name gives its line; «Прочие», printed in three
+    places, is the first of them after the line above it, and nothing without one."""
+    assert match_target_use_name(text, after=after) == code

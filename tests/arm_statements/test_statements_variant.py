@@ -33,6 +33,29 @@ from ._forms import FULL_BALANCE, FULL_INCOME, SIMPLIFIED_BALANCE, SIMPLIFIED_IN
         # 1300 with one of its components is section III of the full form
         ("BALANCE", ["1300", "1370", "1600", "1700"], "full"),
         ("BALANCE", ["1300", "1350", "1600"], "full"),
+        # the tax-office blank КНД 0710096 of an NKO: 1300 with 1350 / 1360 under it, and the
+        # aggregated lines, no total (БФ «Марии Леонтьевой» 2021)
+        (
+            "BALANCE",
+            [
+                "1150",
+                "1170",
+                "1210",
+                "1250",
+                "1230",
+                "1600",
+                "1300",
+                "1350",
+                "1360",
+                "1410",
+                "1450",
+                "1510",
+                "1520",
+                "1550",
+                "1700",
+            ],
+            "simplified",
+        ),
         # the ГИР БО simplified filing: 1300 and aggregated lines
         ("BALANCE", ["1230", "1250", "1300", "1520", "1600", "1700"], "simplified"),
         # org-added codes count as their parent

@@ -107,7 +107,7 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     cell = page.locator("td", has=page.locator(DOUBTFUL))
     await expect(cell).to_have_class(re.compile(r"\breview\b"))
     await expect(cell).to_have_class(re.compile(r"\bin-failed\b"))
-    await expect(page.locator("#checks")).to_contain_text("2100=2110-2120")
+    await expect(page.locator("#checks")).to_contain_text("2100=2110+2115-2120")
     await expect(page.locator("#line-1")).to_have_class(re.compile("failed-line"))
 
     # Keyboard only: Tab reaches the value, Enter opens its source, the input has the focus.
@@ -123,7 +123,7 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     await page.keyboard.type("сто")
     await page.keyboard.press("Enter")
     await expect(page.locator("#panel-message")).to_contain_text("не сумма")
-    await expect(page.locator("#checks")).to_contain_text("2100=2110-2120")
+    await expect(page.locator("#checks")).to_contain_text("2100=2110+2115-2120")
 
     # The right amount, typed and confirmed with Enter: the relation holds again.
     await page.locator("#value-input").fill(RIGHT_AMOUNT)

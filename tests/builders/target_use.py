@@ -37,8 +37,13 @@ def target_use_report(
     okud: str | None = "0710003",
     expenses: Literal["negative", "positive"] = "negative",
     end_balance: int | None = None,
+    codes: bool = True,
+    names: tuple[tuple[str, str], ...] = (),
 ) -> SheetSpec:
-    """The report as a sheet; ``end_balance`` replaces this year's 6400 (a filer's error)."""
+    """The report as a sheet; ``end_balance`` replaces this year's 6400 (a filer's error).
+
+    ``codes=False``: no «Код» column (a hand-made or older export that prints names only);
+    ``names`` replaces printed names (code → text), e.g. wordings no form prints."""
     rows: list[Row] = []
     if title:
         rows.append(["Отчет о целевом использовании средств"])
@@ -49,6 +54,7 @@ def target_use_report(
     rows.append(["Единица измерения: тыс. руб."])
     rows.append([])
     rows.append(["Наименование показателя", "Код", "За 2021 г.", "За 2020 г."])
+    renamed = dict(names)
     for code, text, now, before in TARGET_USE_FIGURES:
         if code == "6220":
             rows.append(["Поступило средств"])
@@ -58,6 +64,9 @@ def target_use_report(
             now = end_balance
         if expenses == "positive" and code.startswith("63"):
             now, before = abs(now), None if before is None else abs(before)
+        text = renamed.get(code, text)
         rows.append([text, code, Decimal(now), None if before is None else Decimal(before)])
     rows.append(["Руководитель", None, "(подпись)"])
+    if not codes:
+        rows = [row[:1] + row[2:] if len(row) > 1 else row for row in rows]
     return SheetSpec(name, rows)

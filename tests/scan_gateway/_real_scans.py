@@ -50,16 +50,20 @@ def truth() -> dict[str, Any]:
 
 @dataclass
 class FileScore:
-    """Counts of one file; `details` name each value that is not right."""
+    """Counts of one file; `details` name each value that is not right. `right_flagged`: the
+    right values among `right` that are up for review all the same (caution, not an error)."""
 
     name: str
     right: int = 0
+    right_flagged: int = 0
     wrong_unflagged: int = 0
     wrong_flagged: int = 0
     missing: int = 0
     report_date: str | None = None
     expected_date: str | None = None
     details: list[str] = field(default_factory=list)
+    form_variants: dict[str, str | None] = field(default_factory=dict)
+    """document type → the form_variant the recogniser gave it."""
 
     @property
     def total(self) -> int:
@@ -130,6 +134,7 @@ def score_file(
     documents = {d["document_type"]: d for d in reversed(recognition.documents)}
     dates = [d["header"].get("report_date") for d in recognition.documents]
     score.report_date = next((d for d in dates if d), None)
+    score.form_variants = {d: doc.get("form_variant") for d, doc in documents.items()}
     for kind, lines in expected.items():
         if kind == "meta":
             continue
@@ -146,6 +151,7 @@ def score_file(
                     continue
                 if amount is not None and amount == Decimal(str(want)):
                     score.right += 1
+                    score.right_flagged += flagged
                 elif amount is None:
                     score.missing += 1
                     score.details.append(f"{where}: missing (page: {want})")

@@ -222,3 +222,27 @@ def test_target_use_report_keeps_its_coded_lines() -> None:
     assert doc["checks"] == {"relations_failed": [], "soft_relations_failed": []}
     assert not any(x["needs_review"] for x in doc["lines"])
     assert contract_errors(Kind.RESULT, result_file(recognition)) == []
+
+
+def test_a_printed_2115_between_revenue_and_cost_is_confirmed_by_gross_profit() -> None:
+    """ПАО «КАМАЗ» 2025 prints 2115 «Прочие поступления» between 2110 and 2120: 2100 = 2110 +
+    2115 − 2120 holds in both years, so no relation fails, 2115 (no official line) is not taken
+    for a misread code and the read 2110 / 2120 are not put up for review."""
+    rows = [
+        [("Выручка", 95), ("2110", 96), ("315 209 726", 96), ("323 383 185", 96)],
+        [("Прочие поступления", 95), ("2115", 96), ("864 854", 94), ("117 750", 90)],
+        [("Себестоимость продаж", 95), ("2120", 95), ("(315 317 485)", 91), ("(299 343 014)", 93)],
+        [("Валовая прибыль (убыток)", 95), ("2100", 96), ("757 095", 96), ("24 157 921", 90)],
+    ]
+    headers = [("Наименование показателя", 96), ("Код строки", 96), ("За 2025 г.", 96),
+               ("За 2024 г.", 96)]  # fmt: skip
+    page = item(
+        1,
+        [plain_line("Отчет о финансовых результатах за 2025 год"), plain_line("0710002")],
+        [table(1, 0, headers, rows)],
+    )
+    [doc] = map_items(parsed(page)).documents
+    assert doc["checks"]["relations_failed"] == []
+    by_code = {x["line_code"]: x for x in doc["lines"]}
+    assert by_code["2115"]["values"][0]["amount"] == "864854"
+    assert not any(x["needs_review"] for x in doc["lines"])

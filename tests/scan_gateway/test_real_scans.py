@@ -59,6 +59,22 @@ def test_right_values_stay_above_the_floor(name: str, scores: dict[str, FileScor
     assert scores[name].right >= _FLOORS.get(name, 0), scores[name].details
 
 
+def test_the_kamaz_2115_line_puts_no_right_value_up_for_review(
+    scores: dict[str, FileScore],
+) -> None:
+    """КАМАЗ prints 2115 «Прочие поступления» between 2110 and 2120: 2100 = 2110 + 2115 − 2120
+    holds, so the right 2110 / 2115 / 2120 of both years are not flagged as misread."""
+    score = scores["irekkkarimov_ManagementReportingAgent__kamaz_ofr_2025.png"]
+    assert score.right_flagged == 0, score.details
+
+
+def test_the_nko_simplified_blank_is_the_simplified_form(scores: dict[str, FileScore]) -> None:
+    """БФ «Марии Леонтьевой» 2021 fills the tax-office blank КНД 0710096 (1300 printed over the
+    NKO's 1350 / 1360): a simplified balance, checked by the simplified relations."""
+    score = scores["Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf"]
+    assert score.form_variants["BALANCE"] == "simplified"
+
+
 def test_report_dates_are_read_right(scores: dict[str, FileScore]) -> None:
     """Every shared scan's report date is read, and is the one printed there (a «Дата» line,
     «31 | 12 | 2025» cells, a title's «за 2025 год», a tax-office cover's «Отчетный год»)."""

@@ -56,6 +56,7 @@ class Part:
     layout: TableLayout | None = None
     lines: list[LineRead] = field(default_factory=list)
     column_map: dict[int, int] = field(default_factory=dict)  # own column index → document's
+    notes: list[DocumentWarning] = field(default_factory=list)  # the segment's closing notes
 
 
 def _merge_header(parts: list[Part], fallback: SheetHeader | None) -> dict[str, HeaderRead]:
@@ -167,5 +168,5 @@ def read_statement(
         columns=[_column_read(c) for c in columns],
         lines=lines,
         notes=notes,
-        closing_notes=_skipped_tables(parts),
+        closing_notes=_skipped_tables(parts) + [n for part in parts for n in part.notes],
     )

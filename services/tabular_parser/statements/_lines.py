@@ -16,7 +16,13 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from services.arm_statements import FormVariant, fold, match_line_name
+from services.arm_statements import (
+    FormVariant,
+    fold,
+    legacy_income_line,
+    match_line_name,
+    match_target_use_name,
+)
 from services.arm_statements.document import LineRead, ValueIssue, ValueRead
 from services.excel.model import Sheet, sheet_ref
 from services.excel.text import cell_text
@@ -241,6 +247,19 @@ def read_lines(
         if code_cell and _CODE.match(code_cell[1]):
             line = replace(line, code=code_cell[1], code_text=code_cell[1], code_confidence=CLEAN)
             last_coded, last_code = ref, line.code
+        elif (
+            code_cell
+            and document_type == "INCOME"
+            and (mapped := legacy_income_line(code_cell[1], name)) is not None
+        ):
+            line = replace(
+                line,
+                code=mapped,
+                code_text=code_cell[1],
+                code_confidence=BY_NAME,
+                legacy_mapped=True,
+            )
+            last_coded, last_code = ref, mapped
         elif code_cell and _is_garbled_code(code_cell[1]):
             legacy = bool(_LEGACY.match(code_cell[1]))
             line = replace(
@@ -252,9 +271,7 @@ def read_lines(
             )
             last_coded = ref  # a printed (if garbled) code: rows under it detail it
         elif layout.code_col is None:
-            matched = (
-                match_line_name(name, document_type, variant, after=last_code) if name else None
-            )
+            matched = _match_name(name, document_type, variant, last_code) if name else None
             if matched is not None:
                 line = replace(line, code=matched, code_confidence=BY_NAME, code_inferred=True)
                 last_coded, last_code = ref, matched
@@ -277,6 +294,16 @@ def read_lines(
         lines.append((item, line))
     _settle_column_indexes(layout, [item for item, _ in lines])
     return [replace(line, values=_values(item, layout)) for item, line in lines]
+
+
+def _match_name(
+    name: str, document_type: str, variant: FormVariant | None, after: str | None
+) -> str | None:
+    """The line a name stands for in a form without codes; a DISCLOSURE's are the lines of the
+    target-use report (the one disclosure with lines, decision 0017)."""
+    if document_type == "DISCLOSURE":
+        return match_target_use_name(name, after=after)
+    return match_line_name(name, document_type, variant, after=after)
 
 
 def _values(item: _Row, layout: TableLayout) -> tuple[ValueRead, ...]:

@@ -15,9 +15,16 @@ glued to the line's value, decision 0008); the table ends at the signature foote
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from services.arm_statements import classify_code, fold, parse_period_label, target_use_line
+from services.arm_statements import (
+    LEGACY_INCOME_MAPPED,
+    classify_code,
+    fold,
+    parse_period_label,
+    target_use_line,
+)
 from services.excel.model import CellRange, Sheet
 from services.excel.text import cell_text
 
@@ -107,11 +114,18 @@ def _find(sheet: Sheet, first: int, last: int, pattern: re.Pattern[str]) -> tupl
     return None
 
 
-def _code_counts(sheet: Sheet, first: int, last: int) -> dict[int, int]:
+def is_legacy_income_code(text: str) -> bool:
+    """A code the pre-2011 (67n) «Отчет о прибылях и убытках» printed (010 … 190)."""
+    return text in LEGACY_INCOME_MAPPED
+
+
+def _code_counts(
+    sheet: Sheet, first: int, last: int, is_code: Callable[[str], bool] = is_catalogue_code
+) -> dict[int, int]:
     counts: dict[int, int] = {}
     for row in range(first, min(last, len(sheet.rows))):
         for col, text in _texts(sheet, row):
-            if is_catalogue_code(text):
+            if is_code(text):
                 counts[col] = counts.get(col, 0) + 1
     return counts
 
@@ -123,13 +137,18 @@ def _header_text(sheet: Sheet, header_row: int, col: int) -> str:
 
 
 def _reads_as_code_column(
-    sheet: Sheet, first: int, last: int, col: int, header_row: int | None
+    sheet: Sheet,
+    first: int,
+    last: int,
+    col: int,
+    header_row: int | None,
+    is_code: Callable[[str], bool] = is_catalogue_code,
 ) -> bool:
     """``col`` is a code column without a «Код» header: between its first and last code most of
     its filled cells are codes (an amount column holds many other numbers), most code rows
     print a figure right of it, and no other header stands over it («Сумма», «Б/сч»; the name
     header merged over it is no other header)."""
-    code_rows = [r for r in range(first, last) if is_catalogue_code(cell_text(sheet.cell(r, col)))]
+    code_rows = [r for r in range(first, last) if is_code(cell_text(sheet.cell(r, col)))]
     if len(code_rows) < 2:
         return False
     filled = sum(1 for r in range(code_rows[0], code_rows[-1] + 1) if cell_text(sheet.cell(r, col)))
@@ -149,13 +168,36 @@ def _reads_as_code_column(
 
 
 def _headerless_code_column(
-    sheet: Sheet, first: int, last: int, header_row: int | None
+    sheet: Sheet,
+    first: int,
+    last: int,
+    header_row: int | None,
+    is_code: Callable[[str], bool] = is_catalogue_code,
 ) -> int | None:
-    counts = _code_counts(sheet, first, last)
+    counts = _code_counts(sheet, first, last, is_code)
     for col in sorted(counts, key=lambda c: (-counts[c], c)):
-        if _reads_as_code_column(sheet, first, last, col, header_row):
+        if _reads_as_code_column(sheet, first, last, col, header_row, is_code):
             return col
     return None
+
+
+def _legacy_income_table(
+    sheet: Sheet, first_row: int, last_row: int
+) -> tuple[int, int, int] | None:
+    """(code column, header row, end row) of a pre-2011 «Отчет о прибылях и убытках» printed
+    without «Наименование» / «Код» headers: a column of its 3-digit codes (010 … 190) under the
+    title row, which labels the value columns; the table ends where another table's «Код»
+    header starts (a workbook of several legacy forms one under another)."""
+    end = next(
+        (
+            row
+            for row in range(first_row + 1, last_row)
+            if any(_CODE_HEADER.match(fold(t)) for _, t in _texts(sheet, row))
+        ),
+        last_row,
+    )
+    code_col = _headerless_code_column(sheet, first_row, end, None, is_legacy_income_code)
+    return None if code_col is None else (code_col, first_row, end)
 
 
 def code_column_codes(sheet: Sheet) -> list[str]:
@@ -312,8 +354,13 @@ def _table_width(sheet: Sheet, first_row: int, last_row: int) -> int:
     return width
 
 
-def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | None:
-    """The table of a statement in rows ``first_row`` ≤ row < ``last_row``, or None."""
+def locate_table(
+    sheet: Sheet, first_row: int, last_row: int, *, legacy_income: bool = False
+) -> TableLayout | None:
+    """The table of a statement in rows ``first_row`` ≤ row < ``last_row``, or None.
+
+    ``legacy_income``: an ОФР segment, which may be the pre-2011 «Отчет о прибылях и убытках»
+    printed without headers (``_legacy_income_table``)."""
     last_row = min(last_row, len(sheet.rows))
     width = _table_width(sheet, first_row, last_row)
     name_hdr = _find(sheet, first_row, last_row, _NAME_HEADER)
@@ -333,6 +380,11 @@ def locate_table(sheet: Sheet, first_row: int, last_row: int) -> TableLayout | N
     if code_col is None:
         code_col = _headerless_code_column(sheet, body_first, stop, header_row)
         if code_col is not None:
+            code_lo = code_hi = code_col
+    if name_hdr is None and code_col is None and legacy_income:
+        legacy = _legacy_income_table(sheet, first_row, stop)
+        if legacy is not None:
+            code_col, header_row, stop = legacy
             code_lo = code_hi = code_col
     if name_hdr is None and code_col is None:
         return None

@@ -14,12 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from services.arm_statements import (
+    DocumentWarning,
+    StatementWarning,
     build_document,
     detect_form_variant,
+    fold,
     statements_version,
     target_use_line,
 )
 from services.excel.model import Sheet
+from services.excel.text import cell_text
 from services.tabular_parser.statements._classify import DocumentKind, Segment, classify_sheet
 from services.tabular_parser.statements._describe import empty_form_message, other_sheet_message
 from services.tabular_parser.statements._document import Json, Part, read_statement
@@ -30,6 +34,11 @@ from services.tabular_parser.statements._table import locate_table
 __all__ = ["SheetFailure", "StatementsResult", "recognize_statements"]
 
 _DISCLOSURE_HEADER_ROWS = 30
+TARGET_USE_NAMES = 3
+"""Distinct target-use lines matched by name that give a target-use report without codes its
+lines (the section totals and balances alone are four)."""
+_TARGET_USE_TITLE = "целевом использовании"
+_TARGET_USE_OKUD = ("0710003", "0710006")
 _ACTIVE = ("11", "12", "1600")
 _PASSIVE = ("13", "14", "15", "1700")
 
@@ -86,24 +95,48 @@ class _Item:
 
 def _disclosure(sheet: Sheet, segment: Segment) -> Part:
     """A disclosure is header-only (decision 0005), except the НКО target-use report, whose
-    coded lines (6100 … 6400) are read like a statement's (decision 0017)."""
+    lines (6100 … 6400) are read like a statement's (decision 0017): by their codes, or, in a
+    form without a «Код» column, by their names (at least ``TARGET_USE_NAMES`` distinct lines;
+    codes inferred, as in a balance without codes). A report that shows itself as one (title,
+    ОКУД) but gives neither says so."""
     last = min(segment.last_row, segment.first_row + _DISCLOSURE_HEADER_ROWS)
     part = Part(
         sheet, segment.first_row, segment.last_row, read_header(sheet, segment.first_row, last)
     )
     layout = locate_table(sheet, segment.first_row, segment.last_row)
-    if layout is None or layout.code_col is None:
-        return part
-    lines = read_lines(sheet, layout, segment.kind)
-    if any(line.code is not None and target_use_line(line.code) for line in lines):
+    lines = [] if layout is None else read_lines(sheet, layout, segment.kind)
+    found = {line.code for line in lines if line.code is not None and target_use_line(line.code)}
+    coded = layout is not None and layout.code_col is not None
+    if found and (coded or len(found) >= TARGET_USE_NAMES):
         part.layout, part.lines = layout, lines
+    elif _is_target_use(sheet, segment, part):
+        part.notes.append(_target_use_unread(len(found)))
     return part
+
+
+def _is_target_use(sheet: Sheet, segment: Segment, part: Part) -> bool:
+    okud = part.header.get("okud").value
+    if okud in _TARGET_USE_OKUD:
+        return True
+    rows = sheet.rows[segment.first_row : segment.first_row + _DISCLOSURE_HEADER_ROWS]
+    return any(_TARGET_USE_TITLE in fold(cell_text(value)) for row in rows for value in row)
+
+
+def _target_use_unread(names: int) -> DocumentWarning:
+    message = (
+        "Отчет о целевом использовании средств: строки не прочитаны — нет столбца «Код» с "
+        f"кодами 6100–6400, а наименований строк формы найдено {names} (нужно не меньше "
+        f"{TARGET_USE_NAMES}); документ только с шапкой; выгрузите отчёт с кодами строк"
+    )
+    return DocumentWarning(StatementWarning.TARGET_USE_LINES_UNREAD, message)
 
 
 def _part(sheet: Sheet, segment: Segment) -> Part:
     if segment.kind == "DISCLOSURE":
         return _disclosure(sheet, segment)
-    layout = locate_table(sheet, segment.first_row, segment.last_row)
+    layout = locate_table(
+        sheet, segment.first_row, segment.last_row, legacy_income=segment.kind == "INCOME"
+    )
     header_end = segment.last_row
     if layout is not None:
         header_end = layout.header_row if layout.header_row is not None else layout.data_start

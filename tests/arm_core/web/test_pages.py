@@ -156,7 +156,7 @@ async def test_the_document_page_marks_the_doubtful_value_and_the_failed_check(
 ) -> None:
     """The grid marks the unread 2120 value; the failed relation is listed, its lines flagged."""
     page = await _page(client, income.page)
-    assert "2100=2110-2120" in page
+    assert "2100=2110+2115-2120" in page
     assert "Нарушено" in page
     cell = re.search(rf'<td class="([^"]*)"[^>]*><button[^>]*id="v-{DOUBTFUL_LINE}-{COLUMN}"', page)
     assert cell is not None

@@ -125,3 +125,31 @@ def test_another_disclosure_stays_header_only() -> None:
     )
     document = only(_recognise(spec), "DISCLOSURE")
     assert document["lines"] == [] and "checks" not in document
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_report_without_codes_gets_its_lines_by_their_names(fmt: str) -> None:
+    """The 66n edition (ОКУД 0710006) printed without a «Код» column: the lines are matched by
+    their printed names (codes inferred, CODES_INFERRED), 6400 = 6100 + 6200 − 6300 is checked
+    and vouches for its four lines; the break-downs no holding relation covers need review."""
+    spec = target_use_report(okud="0710006", codes=False)
+    document = only(_recognise(spec, fmt), "DISCLOSURE")
+    assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
+    assert all(item["line_code_text"] is None for item in document["lines"])
+    assert amounts(document, "6300") == ["-303964", "-248878"]
+    assert "CODES_INFERRED" in [w["code"] for w in document["warnings"]]
+    assert document["checks"]["relations_failed"] == []
+    review = {i["line_code"] for i in document["lines"] if i["needs_review"]}
+    assert review == {"6220", "6310"}
+    assert document["status"] == "needs_check"
+
+
+def test_a_report_whose_lines_cannot_be_read_says_so() -> None:
+    """No codes and wordings the form does not print: the DISCLOSURE stays header-only and
+    TARGET_USE_LINES_UNREAD says why (no «Код» column, how many names matched)."""
+    renamed = tuple((code, f"Статья {code[-2:]}") for code, *_ in TARGET_USE_FIGURES)
+    spec = target_use_report(okud="0710006", codes=False, names=renamed)
+    document = only(_recognise(spec), "DISCLOSURE")
+    assert document["lines"] == []
+    (warning,) = [w for w in document["warnings"] if w["code"] == "TARGET_USE_LINES_UNREAD"]
+    assert "«Код»" in warning["message"] and "найдено 0" in warning["message"]
