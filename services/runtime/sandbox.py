@@ -15,19 +15,24 @@ a child can fail into one of its own exceptions:
 An exception that pickles (the project's own, e.g. `UnreadableWorkbook`) is re-raised as is.
 Each of the N workers is its own single-process pool, so killing a timed-out or crashed child
 breaks no other task; the slot is rebuilt transparently and the next call works. Children
-start by "forkserver" (never fork from a threaded asyncio process).
+start by "forkserver" (never fork from a threaded asyncio process). A process with no thread
+but its main one, such as a command recognising one local file, may have its one worker forked
+from itself instead (`Sandbox.start_by_fork`): the worker then starts with every module its
+parent imported, with no fork server to start and nothing to import twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import multiprocessing
 import os
 import pickle
 import resource
+import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
@@ -85,10 +90,20 @@ def _init_child(limit_bytes: int | None, niceness: int) -> None:
         os.nice(niceness)
 
 
-def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
-    """Run `fn` and report every outcome as plain data, never as an unpicklable exception."""
+def _ready() -> None:
+    """The task that makes a pool start its worker process."""
+
+
+def _call_in_child(
+    fn: Callable[..., Any], args: tuple[Any, ...], shared: int | None = None
+) -> _Outcome:
+    """Run `fn` and report every outcome as plain data, never as an unpicklable exception.
+
+    `shared` is the forked worker's result file (`_Slot.start_by_fork`): a result holding
+    large bytes is written there, not through the pool's pipe.
+    """
     try:
-        return ("ok", fn(*args), "")
+        value = fn(*args)
     except MemoryError:
         return ("memory", None, "")
     except BaseException as exc:  # PyO3 PanicException derives from BaseException
@@ -98,6 +113,55 @@ def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
         except BaseException:
             return ("failed", type(exc).__qualname__, str(exc)[:1000])
         return ("raised", exc, "")
+    if shared is None:
+        return ("ok", value, "")
+    return _share(value, shared)
+
+
+_SHARED_MIN_BYTES = 1 << 20
+"""A bytes object of a forked worker's result this large goes through its result file."""
+
+
+class _SharingPickler(pickle.Pickler):
+    """Pickles large bytes out of band (protocol 5), for the result file to carry them."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is bytes and len(obj) >= _SHARED_MIN_BYTES:
+            return bytes, (pickle.PickleBuffer(obj),)
+        return NotImplemented
+
+
+def _share(value: Any, shared: int) -> _Outcome:
+    """The result with its large bytes written to the file `shared` (a memfd both processes
+    hold): the pipe carries the rest, and a 40 MB result is copied once into the file and once
+    out of it, not through the pipe's 64 KiB at a time and the pickles around it."""
+    buffers: list[pickle.PickleBuffer] = []
+    out = io.BytesIO()
+    _SharingPickler(out, protocol=5, buffer_callback=buffers.append).dump(value)
+    if not buffers:
+        return ("ok", value, "")
+    os.ftruncate(shared, 0)
+    sizes: list[int] = []
+    offset = 0
+    for buffer in buffers:
+        with buffer.raw() as view:
+            done = 0
+            while done < view.nbytes:
+                done += os.pwrite(shared, view[done:], offset + done)
+            sizes.append(view.nbytes)
+            offset += view.nbytes
+    return ("shared", out.getvalue(), ",".join(map(str, sizes)))
+
+
+def _receive(shared: int, outcome: _Outcome) -> _Outcome:
+    """The result a forked worker left in its result file (`_share`), read back as bytes."""
+    _, blob, listed = outcome
+    buffers, offset = [], 0
+    for size in map(int, listed.split(",")):
+        buffers.append(os.pread(shared, size, offset))
+        offset += size
+    os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
+    return ("ok", pickle.loads(blob, buffers=buffers), "")
 
 
 class _Slot:
@@ -106,21 +170,45 @@ class _Slot:
     def __init__(self, settings: SandboxSettings) -> None:
         self._settings = settings
         self._executor: ProcessPoolExecutor | None = None
+        self.shared: int | None = None  # the forked worker's result file
 
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            settings = self._settings
-            self._executor = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context(settings.start_method),
-                initializer=_init_child,
-                initargs=(settings.memory_limit_bytes, settings.niceness),
-                max_tasks_per_child=settings.max_tasks_per_child,
-            )
+            self._executor = self._new_executor(fork=False)
         return self._executor
+
+    def start_by_fork(self) -> None:
+        """Fork the worker from this process now (see `Sandbox.start_by_fork`)."""
+        if self._executor is not None:
+            msg = "the worker of this slot has started already"
+            raise RuntimeError(msg)
+        if hasattr(os, "memfd_create"):  # Linux; elsewhere results take the pipe
+            self.shared = os.memfd_create("sandbox-result", os.MFD_CLOEXEC)
+        self._executor = self._new_executor(fork=True)
+        self._executor.submit(_ready)  # a pool of the fork method starts its process here
+
+    def _new_executor(self, *, fork: bool) -> ProcessPoolExecutor:
+        settings = self._settings
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("fork" if fork else settings.start_method),
+            initializer=_init_child,
+            initargs=(settings.memory_limit_bytes, settings.niceness),
+            # The pool refuses a task limit under fork; a forked worker serves this process.
+            max_tasks_per_child=None if fork else settings.max_tasks_per_child,
+        )
+
+    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[_Outcome]:
+        return self.executor().submit(_call_in_child, fn, args, self.shared)
+
+    def _forget_shared(self) -> None:
+        shared, self.shared = self.shared, None
+        if shared is not None:
+            os.close(shared)
 
     def kill(self) -> None:
         """SIGKILL the child (a timed-out task keeps running otherwise) and drop the pool."""
+        self._forget_shared()  # a rebuilt worker is no forked one
         executor, self._executor = self._executor, None
         if executor is None:
             return
@@ -138,6 +226,7 @@ class _Slot:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+        self._forget_shared()
 
 
 class Sandbox:
@@ -154,6 +243,25 @@ class Sandbox:
             self._free.put_nowait(slot)
         self._closed = False
 
+    def start_by_fork(self) -> None:
+        """Start the worker now, forked from this process rather than from the fork server.
+
+        For a process that runs no thread but its main one (forking beside another thread can
+        copy a lock it holds), such as `arm-ka parse` of one file before its progress line
+        starts: the worker has every module this process imported, at the cost of a fork,
+        instead of a fork server's interpreter and imports. One worker only, and only this
+        first start: a worker rebuilt after a kill starts by the settings' method, and a
+        forked worker is not replaced after `max_tasks_per_child` tasks (the process pool
+        refuses that limit under fork), so it suits a process that runs few tasks.
+        """
+        if self.settings.workers != 1:
+            msg = "only a sandbox of one worker starts it by fork"
+            raise ValueError(msg)
+        if threading.active_count() != 1:
+            msg = "a worker is forked only from a process with no other thread"
+            raise RuntimeError(msg)
+        self._slots[0].start_by_fork()
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """The result of `fn(*args)` in a child; raises a `SandboxError` or `fn`'s own error."""
         if self._closed:
@@ -169,10 +277,10 @@ class Sandbox:
     async def _run_in(self, slot: _Slot, fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
         name = _name(fn)
         try:
-            future = slot.executor().submit(_call_in_child, fn, args)
+            future = slot.submit(fn, args)
         except BrokenProcessPool:
             await asyncio.to_thread(slot.kill)
-            future = slot.executor().submit(_call_in_child, fn, args)
+            future = slot.submit(fn, args)
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
                 outcome: _Outcome = await asyncio.wrap_future(future)
@@ -186,6 +294,8 @@ class Sandbox:
             # The caller gave up; the child would keep running the task otherwise.
             await asyncio.shield(asyncio.to_thread(slot.kill))
             raise
+        if outcome[0] == "shared" and slot.shared is not None:
+            return await asyncio.to_thread(_receive, slot.shared, outcome)
         return outcome
 
     def _unwrap(self, fn: Callable[..., T], outcome: _Outcome) -> T:
