@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import multiprocessing
 import os
@@ -82,7 +83,9 @@ _Outcome = tuple[str, Any, str]
 def _init_child(limit_bytes: int | None, niceness: int) -> None:
     """Child initializer: cap the address space so runaway allocations fail inside the child,
     lower its CPU priority below the parent's, and have freed large blocks leave its RSS
-    (`services.runtime.malloc`)."""
+    (`services.runtime.malloc`). A forked child collects garbage even when its parent had
+    stopped collecting (`Sandbox.start_by_fork`)."""
+    gc.enable()
     tune_worker_malloc()
     if limit_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
@@ -138,8 +141,8 @@ def _share(value: Any, shared: int) -> _Outcome:
     buffers: list[pickle.PickleBuffer] = []
     out = io.BytesIO()
     _SharingPickler(out, protocol=5, buffer_callback=buffers.append).dump(value)
-    if not buffers:
-        return ("ok", value, "")
+    if not buffers:  # the pickle made already travels, not one made again by the pool
+        return ("shared", out.getvalue(), "")
     os.ftruncate(shared, 0)
     sizes: list[int] = []
     offset = 0
@@ -157,10 +160,11 @@ def _receive(shared: int, outcome: _Outcome) -> _Outcome:
     """The result a forked worker left in its result file (`_share`), read back as bytes."""
     _, blob, listed = outcome
     buffers, offset = [], 0
-    for size in map(int, listed.split(",")):
+    for size in map(int, filter(None, listed.split(","))):
         buffers.append(os.pread(shared, size, offset))
         offset += size
-    os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
+    if buffers:
+        os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
     return ("ok", pickle.loads(blob, buffers=buffers), "")
 
 
@@ -253,6 +257,11 @@ class Sandbox:
         first start: a worker rebuilt after a kill starts by the settings' method, and a
         forked worker is not replaced after `max_tasks_per_child` tasks (the process pool
         refuses that limit under fork), so it suits a process that runs few tasks.
+
+        This process's objects are frozen out of the garbage collector first (`gc.freeze`, as
+        the gc module advises before a fork): the child's collections then leave the pages
+        it shares with its parent alone, and this process's own last collection at its exit
+        skips them.
         """
         if self.settings.workers != 1:
             msg = "only a sandbox of one worker starts it by fork"
@@ -260,6 +269,7 @@ class Sandbox:
         if threading.active_count() != 1:
             msg = "a worker is forked only from a process with no other thread"
             raise RuntimeError(msg)
+        gc.freeze()
         self._slots[0].start_by_fork()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
