@@ -6,8 +6,6 @@ recognition)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ import pytest
 from services.cli._local import Service, _identity
 from services.runtime.version import package_version
 from tests.builders import write_xlsx
-from tests.cli._run import ROOT
+from tests.cli._run import python_c
 from tests.tabular_parser.statements._forms import onec_workbook
 
 _PROBE = """
@@ -36,14 +34,7 @@ _SERVER_CLIENTS = frozenset({"faststream", "nats", "botocore", "aiobotocore", "b
 
 def _probe(*args: str) -> tuple[str, dict[str, object]]:
     """`arm-ka ARGS` in a process that then says what it loaded and started."""
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = python_c(_PROBE, *args)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stderr.strip().splitlines()[-1])
     assert isinstance(seen, dict)

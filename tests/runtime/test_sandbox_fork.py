@@ -9,13 +9,11 @@ test session (its servers' threads) does not promise.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.cli._run import ROOT
+from tests.cli._run import python_c
 
 _PRELUDE = """
 import asyncio, json, os, sys, threading, time
@@ -51,15 +49,7 @@ def fail(text: str) -> None:
 
 def _run(body: str) -> object:
     """The JSON the snippet prints as its last line, run after `_PRELUDE` as a script."""
-    code = _PRELUDE + "\n" + textwrap.dedent(body)
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = python_c(_PRELUDE + "\n" + textwrap.dedent(body))
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
