@@ -30,8 +30,10 @@ def tiff_as_pdf(name: str, data: bytes) -> bytes | None:
 
     A file named TIFF whose content is not one, or a TIFF that cannot be converted, is the
     core's refusal as a `ValueError` with its reason. arm-core (SQLAlchemy, FastAPI) is
-    imported only here, when a file is a TIFF: the other files pay nothing for it.
+    imported only here, when a file may be a TIFF: the other files pay nothing for it.
     """
+    if data[:2] not in (b"II", b"MM") and PurePath(name).suffix.lower() not in TIFF_SUFFIXES:
+        return None  # no TIFF byte order, no TIFF name: not worth loading arm-core to ask
     from services.arm_core.exceptions import UploadRejected
     from services.arm_core.settings import CoreSettings
     from services.arm_core.tiff import is_tiff, is_tiff_name, tiff_to_pdf
