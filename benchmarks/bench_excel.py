@@ -15,7 +15,7 @@ peak RSS is its own:
 
 - parse --json (XLSX only): `arm-ka parse --json FILE > out.json`, the whole command as a user
   runs it (interpreter start, imports, the sandboxed worker — forked from the command for one
-  file —, the 40 MB result back through the worker's memory file and written to a file, the
+  file —, the 40 MB result back through the memory file it shares with the command and written to a file, the
   process's exit). The project's modules are compiled to bytecode first, as installing the
   package does: with PYTHONDONTWRITEBYTECODE set (as in some CI and sandboxes) an editable
   checkout would otherwise compile them again on every run (~70 ms of CPU here), a cost no

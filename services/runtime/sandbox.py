@@ -97,16 +97,10 @@ def _ready() -> None:
     """The task that makes a pool start its worker process."""
 
 
-def _call_in_child(
-    fn: Callable[..., Any], args: tuple[Any, ...], shared: int | None = None
-) -> _Outcome:
-    """Run `fn` and report every outcome as plain data, never as an unpicklable exception.
-
-    `shared` is the forked worker's result file (`_Slot.start_by_fork`): a result holding
-    large bytes is written there, not through the pool's pipe.
-    """
+def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
+    """Run `fn` and report every outcome as plain data, never as an unpicklable exception."""
     try:
-        value = fn(*args)
+        return ("ok", fn(*args), "")
     except MemoryError:
         return ("memory", None, "")
     except BaseException as exc:  # PyO3 PanicException derives from BaseException
@@ -116,17 +110,26 @@ def _call_in_child(
         except BaseException:
             return ("failed", type(exc).__qualname__, str(exc)[:1000])
         return ("raised", exc, "")
-    if shared is None:
-        return ("ok", value, "")
-    return _share(value, shared)
+
+
+def _call_through(fn: Callable[..., Any], packed: tuple[bytes, str], shared: int) -> _Outcome:
+    """`_call_in_child` in a forked worker whose arguments and result travel through its
+    shared file `shared` (`_Slot.start_by_fork`) rather than the pool's pipe."""
+    try:
+        outcome = _call_in_child(fn, _unpack(shared, *packed))
+        if outcome[0] != "ok":
+            return outcome
+        return ("shared", *_pack(outcome[1], shared))
+    except MemoryError:  # reading the arguments, or pickling the result, under RLIMIT_AS
+        return ("memory", None, "")
 
 
 _SHARED_MIN_BYTES = 1 << 20
-"""A bytes object of a forked worker's result this large goes through its result file."""
+"""A bytes object this large goes through a forked worker's shared file."""
 
 
 class _SharingPickler(pickle.Pickler):
-    """Pickles large bytes out of band (protocol 5), for the result file to carry them."""
+    """Pickles large bytes out of band (protocol 5), for the shared file to carry them."""
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is bytes and len(obj) >= _SHARED_MIN_BYTES:
@@ -134,18 +137,17 @@ class _SharingPickler(pickle.Pickler):
         return NotImplemented
 
 
-def _share(value: Any, shared: int) -> _Outcome:
-    """The result with its large bytes written to the file `shared` (a memfd both processes
-    hold): the pipe carries the rest, and a 40 MB result is copied once into the file and once
-    out of it, not through the pipe's 64 KiB at a time and the pickles around it."""
+def _pack(value: Any, shared: int) -> tuple[bytes, str]:
+    """`value` pickled with its large bytes written to the file `shared` (a memfd both
+    processes hold), and their sizes: 40 MB of a result are copied once into the file and
+    once out of it, not through the pipe's 64 KiB at a time and the pickles around it."""
     buffers: list[pickle.PickleBuffer] = []
     out = io.BytesIO()
     _SharingPickler(out, protocol=5, buffer_callback=buffers.append).dump(value)
-    if not buffers:  # the pickle made already travels, not one made again by the pool
-        return ("shared", out.getvalue(), "")
-    os.ftruncate(shared, 0)
     sizes: list[int] = []
     offset = 0
+    if buffers:
+        os.ftruncate(shared, 0)
     for buffer in buffers:
         with buffer.raw() as view:
             done = 0
@@ -153,19 +155,18 @@ def _share(value: Any, shared: int) -> _Outcome:
                 done += os.pwrite(shared, view[done:], offset + done)
             sizes.append(view.nbytes)
             offset += view.nbytes
-    return ("shared", out.getvalue(), ",".join(map(str, sizes)))
+    return out.getvalue(), ",".join(map(str, sizes))
 
 
-def _receive(shared: int, outcome: _Outcome) -> _Outcome:
-    """The result a forked worker left in its result file (`_share`), read back as bytes."""
-    _, blob, listed = outcome
+def _unpack(shared: int, blob: bytes, listed: str) -> Any:
+    """What `_pack` wrote, read back (its large bytes as bytes) and the file emptied."""
     buffers, offset = [], 0
     for size in map(int, filter(None, listed.split(","))):
         buffers.append(os.pread(shared, size, offset))
         offset += size
     if buffers:
         os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
-    return ("ok", pickle.loads(blob, buffers=buffers), "")
+    return pickle.loads(blob, buffers=buffers)
 
 
 class _Slot:
@@ -174,7 +175,7 @@ class _Slot:
     def __init__(self, settings: SandboxSettings) -> None:
         self._settings = settings
         self._executor: ProcessPoolExecutor | None = None
-        self.shared: int | None = None  # the forked worker's result file
+        self.shared: int | None = None  # the forked worker's shared file (memfd)
 
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -186,8 +187,8 @@ class _Slot:
         if self._executor is not None:
             msg = "the worker of this slot has started already"
             raise RuntimeError(msg)
-        if hasattr(os, "memfd_create"):  # Linux; elsewhere results take the pipe
-            self.shared = os.memfd_create("sandbox-result", os.MFD_CLOEXEC)
+        if hasattr(os, "memfd_create"):  # Linux; elsewhere everything takes the pipe
+            self.shared = os.memfd_create("sandbox-shared", os.MFD_CLOEXEC)
         self._executor = self._new_executor(fork=True)
         self._executor.submit(_ready)  # a pool of the fork method starts its process here
 
@@ -203,7 +204,16 @@ class _Slot:
         )
 
     def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[_Outcome]:
-        return self.executor().submit(_call_in_child, fn, args, self.shared)
+        executor = self.executor()
+        if self.shared is None:
+            return executor.submit(_call_in_child, fn, args)
+        return executor.submit(_call_through, fn, _pack(args, self.shared), self.shared)
+
+    def receive(self, outcome: _Outcome) -> _Outcome:
+        """The outcome as `_call_in_child` gives it, a shared result read from the file."""
+        if outcome[0] != "shared" or self.shared is None:
+            return outcome
+        return ("ok", _unpack(self.shared, outcome[1], outcome[2]), "")
 
     def _forget_shared(self) -> None:
         shared, self.shared = self.shared, None
@@ -304,8 +314,8 @@ class Sandbox:
             # The caller gave up; the child would keep running the task otherwise.
             await asyncio.shield(asyncio.to_thread(slot.kill))
             raise
-        if outcome[0] == "shared" and slot.shared is not None:
-            return await asyncio.to_thread(_receive, slot.shared, outcome)
+        if outcome[0] == "shared":
+            return await asyncio.to_thread(slot.receive, outcome)
         return outcome
 
     def _unwrap(self, fn: Callable[..., T], outcome: _Outcome) -> T:

@@ -1,6 +1,6 @@
 """A sandbox's one worker forked from its parent (`Sandbox.start_by_fork`, what `arm-ka parse`
-of one file uses): it has what the parent imported, large results come back whole through its
-result file, and the sandbox's limits and failures stay what they are.
+of one file uses): it has what the parent imported, large arguments and results travel whole
+through the file the two share, and the sandbox's limits and failures stay what they are.
 
 Each case runs in a fresh interpreter: forking needs a process with no other thread, which a
 test session (its servers' threads) does not promise.
@@ -32,6 +32,12 @@ def pid() -> int:
 
 def big(size: int) -> dict[str, object]:
     return {"head": b"h" * 10, "body": bytes(range(256)) * (size // 256), "tail": b"t" * size}
+
+
+def digest(data: bytes, small: bytes) -> list[object]:
+    import hashlib
+
+    return [hashlib.sha256(data).hexdigest(), len(data), small.decode()]
 
 
 def sleep(seconds: float) -> None:
@@ -73,24 +79,28 @@ def test_the_forked_worker_has_what_its_parent_holds_and_runs_in_another_process
     assert found == [[7], True]
 
 
-def test_a_large_result_comes_back_whole_through_the_result_file() -> None:
-    """Bytes of several MiB come back equal and as bytes, beside the small ones, and the
-    result file is emptied once they are read."""
+def test_large_arguments_and_results_travel_whole_through_the_shared_file() -> None:
+    """Bytes of several MiB reach the worker and come back equal and as bytes, beside the
+    small ones, and the shared file is emptied once they are read."""
     found = _run(
         """
+        import hashlib
         box = Sandbox(SandboxSettings(workers=1, memory_limit_bytes=None))
         box.start_by_fork()
         size = 3 * 1024 * 1024
+        data = os.urandom(size)
 
         async def main() -> list[object]:
             async with box:
                 got = await box.run(big, size)
+                sent = await box.run(digest, data, b"small")
                 again = await box.run(big, 512)
                 shared = box._slots[0].shared
                 left = os.fstat(shared).st_size if shared is not None else -1
                 return [
                     got == big(size),
                     [type(v).__name__ for v in got.values()],
+                    sent == [hashlib.sha256(data).hexdigest(), size, "small"],
                     again == big(512),
                     shared is not None,
                     left,
@@ -99,7 +109,7 @@ def test_a_large_result_comes_back_whole_through_the_result_file() -> None:
         print(json.dumps(asyncio.run(main())))
         """
     )
-    assert found == [True, ["bytes", "bytes", "bytes"], True, True, 0]
+    assert found == [True, ["bytes", "bytes", "bytes"], True, True, True, 0]
 
 
 def test_limits_and_failures_are_the_sandboxes_own_and_a_killed_worker_is_rebuilt() -> None:
