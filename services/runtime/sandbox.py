@@ -129,44 +129,65 @@ _SHARED_MIN_BYTES = 1 << 20
 
 
 class _SharingPickler(pickle.Pickler):
-    """Pickles large bytes out of band (protocol 5), for the shared file to carry them."""
+    """Writes each large bytes object to the shared file and pickles only its place.
 
-    def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is bytes and len(obj) >= _SHARED_MIN_BYTES:
-            return bytes, (pickle.PickleBuffer(obj),)
-        return NotImplemented
+    `persistent_id` (not `reducer_override`, which the C pickler skips for bytes) is asked
+    about every object, so a large bytes object anywhere in the value is found.
+    """
+
+    def __init__(self, out: io.BytesIO, shared: int) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._shared = shared
+        self.sizes: list[int] = []
+        self._offset = 0
+
+    def persistent_id(self, obj: Any) -> int | None:
+        if type(obj) is not bytes or len(obj) < _SHARED_MIN_BYTES:
+            return None
+        with memoryview(obj) as view:
+            done = 0
+            while done < view.nbytes:
+                done += os.pwrite(self._shared, view[done:], self._offset + done)
+        self.sizes.append(len(obj))
+        self._offset += len(obj)
+        return len(self.sizes) - 1
+
+
+class _SharedUnpickler(pickle.Unpickler):
+    """Reads back what `_SharingPickler` wrote: each large bytes object from its place."""
+
+    def __init__(self, blob: bytes, shared: int, sizes: list[int]) -> None:
+        super().__init__(io.BytesIO(blob))
+        self._shared = shared
+        self._places: list[tuple[int, int]] = []
+        offset = 0
+        for size in sizes:
+            self._places.append((offset, size))
+            offset += size
+
+    def persistent_load(self, pid: Any) -> bytes:
+        offset, size = self._places[pid]
+        return os.pread(self._shared, size, offset)
 
 
 def _pack(value: Any, shared: int) -> tuple[bytes, str]:
     """`value` pickled with its large bytes written to the file `shared` (a memfd both
     processes hold), and their sizes: 40 MB of a result are copied once into the file and
     once out of it, not through the pipe's 64 KiB at a time and the pickles around it."""
-    buffers: list[pickle.PickleBuffer] = []
+    os.ftruncate(shared, 0)
     out = io.BytesIO()
-    _SharingPickler(out, protocol=5, buffer_callback=buffers.append).dump(value)
-    sizes: list[int] = []
-    offset = 0
-    if buffers:
-        os.ftruncate(shared, 0)
-    for buffer in buffers:
-        with buffer.raw() as view:
-            done = 0
-            while done < view.nbytes:
-                done += os.pwrite(shared, view[done:], offset + done)
-            sizes.append(view.nbytes)
-            offset += view.nbytes
-    return out.getvalue(), ",".join(map(str, sizes))
+    pickler = _SharingPickler(out, shared)
+    pickler.dump(value)
+    return out.getvalue(), ",".join(map(str, pickler.sizes))
 
 
 def _unpack(shared: int, blob: bytes, listed: str) -> Any:
     """What `_pack` wrote, read back (its large bytes as bytes) and the file emptied."""
-    buffers, offset = [], 0
-    for size in map(int, filter(None, listed.split(","))):
-        buffers.append(os.pread(shared, size, offset))
-        offset += size
-    if buffers:
+    sizes = [int(size) for size in listed.split(",") if size]
+    value = _SharedUnpickler(blob, shared, sizes).load()
+    if sizes:
         os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
-    return pickle.loads(blob, buffers=buffers)
+    return value
 
 
 class _Slot:

@@ -9,6 +9,7 @@ test session (its servers' threads) does not promise.
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 
 import pytest
@@ -177,3 +178,21 @@ else:
 """
     )
     assert found == error
+
+
+def test_large_bytes_travel_in_the_shared_file_and_only_their_place_in_the_pickle() -> None:
+    """Wherever large bytes sit in a value, the file holds them and the pickle (what the
+    pool's pipe carries) only the rest; reading them back empties the file."""
+    from services.runtime.sandbox import _pack, _unpack
+
+    large, other = b"\x01" * (2 << 20), bytes(range(256)) * 8192
+    value = {"nested": [("x", large)], "again": other, "small": b"s" * 100}
+    shared = os.memfd_create("test-shared")
+    try:
+        blob, sizes = _pack(value, shared)
+        assert os.fstat(shared).st_size == len(large) + len(other)
+        assert len(blob) < 1024
+        assert _unpack(shared, blob, sizes) == value
+        assert os.fstat(shared).st_size == 0
+    finally:
+        os.close(shared)
