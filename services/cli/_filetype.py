@@ -1,4 +1,5 @@
-"""Which recogniser a local file goes to: its type by signature, else by its extension."""
+"""Which recogniser a local file goes to: its type by signature, else by its extension; a TIFF
+scan made the PDF arm-core makes of it."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ from pathlib import PurePath
 
 from services.contract.filetypes import EXCEL_TYPES, EXTENSIONS, IMAGE_TYPES, FileType, sniff
 
-__all__ = ["EXCEL_TYPES", "IMAGE_TYPES", "FileType", "file_type"]
+__all__ = ["EXCEL_TYPES", "IMAGE_TYPES", "TIFF_SUFFIXES", "FileType", "file_type", "tiff_as_pdf"]
+
+TIFF_SUFFIXES = frozenset({".tif", ".tiff"})
+"""The extensions of a TIFF scan (arm-core's `TIFF_EXTENSIONS`, as a file name's suffix)."""
 
 
 def file_type(name: str, data: bytes) -> FileType | None:
@@ -17,3 +21,27 @@ def file_type(name: str, data: bytes) -> FileType | None:
     recogniser, which then says why it cannot read it.
     """
     return sniff(data) or EXTENSIONS.get(PurePath(name).suffix.lower().removeprefix("."))
+
+
+def tiff_as_pdf(name: str, data: bytes) -> bytes | None:
+    """The PDF arm-core stores for a TIFF scan (`services.arm_core.tiff.tiff_to_pdf`: one
+    lossless page per TIFF page), so that a local parse reads the document the core's
+    pipeline reads; None when `data` is no TIFF and `name` no .tif / .tiff.
+
+    A file named TIFF whose content is not one, or a TIFF that cannot be converted, is the
+    core's refusal as a `ValueError` with its reason. arm-core (SQLAlchemy, FastAPI) is
+    imported only here, when a file may be a TIFF: the other files pay nothing for it.
+    """
+    if data[:2] not in (b"II", b"MM") and PurePath(name).suffix.lower() not in TIFF_SUFFIXES:
+        return None  # no TIFF byte order, no TIFF name: not worth loading arm-core to ask
+    from services.arm_core.exceptions import UploadRejected
+    from services.arm_core.settings import CoreSettings
+    from services.arm_core.tiff import is_tiff, is_tiff_name, tiff_to_pdf
+
+    if not (is_tiff(data) or is_tiff_name(name)):
+        return None
+    limit = CoreSettings.model_fields["upload_max_bytes"].default  # what the core accepts
+    try:
+        return tiff_to_pdf(data, limit)
+    except UploadRejected as exc:
+        raise ValueError(exc.detail) from None

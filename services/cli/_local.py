@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, file_type
+from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, TIFF_SUFFIXES, file_type, tiff_as_pdf
 from services.cli.exceptions import ConfigError, UsageError
 from services.runtime.local_command import LocalFileError, read_local_file
 
@@ -26,10 +26,20 @@ if TYPE_CHECKING:
     from services.runtime.settings import RecognitionServiceSettings
     from services.runtime.worker_pool import BuiltRecognizer
 
-__all__ = ["LocalParse", "Planned", "Service", "expand_paths", "parse_files", "plan", "read_file"]
+__all__ = [
+    "LocalParse",
+    "Planned",
+    "Recognisers",
+    "Service",
+    "expand_paths",
+    "parse_files",
+    "plan",
+    "prepare",
+    "read_file",
+]
 
 Service = Literal["tabular-parser", "scan-gateway"]
-_SUFFIXES = frozenset({".xls", ".xlsx", ".xlsb", ".pdf", ".png", ".jpg", ".jpeg"})
+_SUFFIXES = frozenset({".xls", ".xlsx", ".xlsb", ".pdf", ".png", ".jpg", ".jpeg", *TIFF_SUFFIXES})
 _WORKER_MODULES: dict[Service, str] = {
     "tabular-parser": "services.tabular_parser.recognizer",
     "scan-gateway": "services.scan_gateway.local",
@@ -39,12 +49,22 @@ _WORKER_MODULES: dict[Service, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Planned:
-    """A file read and routed: its bytes, its type, the service whose recogniser reads it."""
+    """A file read and routed: its bytes, its type, the service whose recogniser reads it.
+
+    A TIFF scan is the PDF arm-core makes of it: `data` and `file_type` are that PDF's, what
+    the recogniser reads; `source_type` says it was a TIFF.
+    """
 
     path: Path
     data: bytes
     file_type: str
     service: Service
+    source_type: str | None = None
+
+    @property
+    def shown_type(self) -> str:
+        """The type the user gave (TIFF for a scan read as its PDF)."""
+        return self.source_type or self.file_type
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +99,7 @@ def expand_paths(paths: Sequence[Path]) -> list[Path]:
                 p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in _SUFFIXES
             )
             if not found:
-                raise UsageError(f"no XLS, XLSX, XLSB, PDF, PNG or JPG file in {path}")
+                raise UsageError(f"no XLS, XLSX, XLSB, PDF, PNG, JPG or TIFF file in {path}")
             out.extend(found)
         else:
             out.append(path)
@@ -89,27 +109,67 @@ def expand_paths(paths: Sequence[Path]) -> list[Path]:
 def plan(path: Path, *, only: Service | None = None) -> Planned:
     """Read `path` and choose its recogniser by the content's signature, else its extension.
 
-    An empty file is refused as the core refuses its upload («empty file»).
+    An empty file is refused as the core refuses its upload («empty file»). A TIFF scan (by
+    content, or named .tif / .tiff) is converted as the core converts it at upload, and
+    refused as the core refuses it: named TIFF but not one, or unreadable.
     """
     data = read_file(path)
     if not data:
         raise UsageError(f"{path.name}: empty file (0 bytes)")
     kind = file_type(path.name, data)
+    source: str | None = None
+    if kind is None or path.suffix.lower() in TIFF_SUFFIXES:
+        try:
+            pdf = tiff_as_pdf(path.name, data)
+        except ValueError as exc:
+            raise UsageError(f"{path.name}: {exc}") from None
+        if pdf is not None:
+            data, kind, source = pdf, "PDF", "TIFF"
     if kind is None:
         msg = (
-            f"{path.name}: not a supported file (XLS, XLSX, XLSB, PDF, PNG, JPG by content or "
-            "extension)"
+            f"{path.name}: not a supported file (XLS, XLSX, XLSB, PDF, PNG, JPG, TIFF by "
+            "content or extension)"
         )
         raise UsageError(msg)
     service: Service = "tabular-parser" if kind in EXCEL_TYPES else "scan-gateway"
     if only is not None and service != only:
         handles = ", ".join(sorted(EXCEL_TYPES if only == "tabular-parser" else IMAGE_TYPES))
         raise UsageError(f"{path.name} is {kind}: {only} handles {handles}; use `arm-ka parse`")
-    return Planned(path, data, kind, service)
+    return Planned(path, data, kind, service, source)
+
+
+@dataclass(frozen=True, slots=True)
+class Recognisers:
+    """Each service's recogniser built for the files (`prepare`) and its time budget of one
+    file."""
+
+    setups: dict[Service, tuple[BuiltRecognizer, float]]
+
+
+def prepare(files: Sequence[Planned], *, jobs: int = 1) -> Recognisers:
+    """Load the services' settings and build their recognisers for `files` (nothing starts
+    a thread here, so the caller starts its progress line after).
+
+    Several files: the worker processes' fork server starts first, loading the recognisers'
+    modules while this process loads its settings. One file: its recogniser's worker is
+    forked from this process once the recogniser is built (`Sandbox.start_by_fork`), so it
+    starts with every module already imported, and no fork server is started at all.
+    """
+    services = {file.service for file in files}
+    one = len(files) == 1
+    if not one:
+        _start_forkserver(services)
+    workers = min(max(1, jobs), len(files))
+    setups = {service: _setup(service, workers=workers) for service in services}
+    if one:
+        ((built, _),) = setups.values()
+        _fork_worker(built)
+    return Recognisers(setups)
 
 
 def parse_files(
     files: Sequence[Planned],
+    recognisers: Recognisers,
     then: Callable[[list[LocalParse]], T],
     *,
     jobs: int = 1,
@@ -118,22 +178,21 @@ def parse_files(
     """Recognise the files, `jobs` at a time, in their order, and hand them to `then`; nothing
     goes to NATS or S3. `then` runs before the worker processes are stopped, so the output is
     out while they wind down."""
-    _start_forkserver({file.service for file in files})
-    return asyncio.run(_parse_all(files, then, jobs=max(1, jobs), progress=progress))
+    return asyncio.run(_parse_all(files, recognisers, then, jobs=max(1, jobs), progress=progress))
 
 
 async def _parse_all(
     files: Sequence[Planned],
+    recognisers: Recognisers,
     then: Callable[[list[LocalParse]], T],
     *,
     jobs: int,
     progress: Progress | None,
 ) -> T:
-    services = {file.service for file in files}
-    setups = {service: _setup(service, workers=min(jobs, len(files))) for service in services}
+    setups = recognisers.setups
     from services.runtime.local import recognize_local  # the protocol's modules: only now
 
-    identity = {service: _identity(service) for service in services}
+    identity = {service: _identity(service) for service in setups}
     slots = asyncio.Semaphore(jobs)
 
     async def one(file: Planned) -> LocalParse:
@@ -152,7 +211,7 @@ async def _parse_all(
             )
             if progress is not None:
                 progress("done", file)
-        return LocalParse(file.path, file.file_type, file.service, result)
+        return LocalParse(file.path, file.shown_type, file.service, result)
 
     opened = [resource for built, _ in setups.values() for resource in built.resources]
     for resource in opened:
@@ -162,6 +221,15 @@ async def _parse_all(
     finally:
         for resource in reversed(opened):
             await resource.__aexit__(None, None, None)
+
+
+def _fork_worker(built: BuiltRecognizer) -> None:
+    """Start the one worker of a recogniser of one sandbox by forking this process."""
+    from services.runtime.sandbox import Sandbox
+
+    sandboxes = [resource for resource in built.resources if isinstance(resource, Sandbox)]
+    if len(sandboxes) == 1 and sandboxes[0].settings.workers == 1:
+        sandboxes[0].start_by_fork()
 
 
 S = TypeVar("S", bound="RecognitionServiceSettings")

@@ -32,6 +32,7 @@ __all__ = [
     "result_envelope",
     "result_file",
     "result_file_bytes",
+    "result_file_parts",
     "result_key",
 ]
 
@@ -133,12 +134,26 @@ def result_file_bytes(
     Already encoded documents are spliced in as they are: the event loop encodes only the
     small head and metrics, never the documents of a large workbook.
     """
+    return b"".join(result_file_parts(job, recognition, service, duration_ms))
+
+
+def result_file_parts(
+    job: Job,
+    recognition: Recognition | EncodedRecognition,
+    service: ServiceInfo,
+    duration_ms: int,
+) -> tuple[bytes, ...]:
+    """`result_file_bytes` in the pieces it is joined from, for a writer that can write them
+    one after another: the encoded documents (40 MB of a 100k-row ОСВ) are one of them, as
+    the worker made them, not copied into a joined whole."""
     if not isinstance(recognition, EncodedRecognition):
-        return _json_bytes(result_file(job, recognition, service, duration_ms))
+        return (_json_bytes(result_file(job, recognition, service, duration_ms)),)
     head = _json_bytes(_result_head(job, recognition, service))
     metrics = _json_bytes({"duration_ms": duration_ms, "warnings": recognition.warnings})
-    return b"".join(
-        (head[:-1], b', "documents": ', recognition.documents_json, b', "metrics": ', metrics, b"}")
+    return (
+        head[:-1] + b', "documents": ',
+        recognition.documents_json,
+        b', "metrics": ' + metrics + b"}",
     )
 
 

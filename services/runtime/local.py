@@ -6,7 +6,7 @@ same `Recognizer` a service plugs into its request protocol, read its answer by 
 (services.runtime.envelopes), so what a laptop prints is the document the service would write
 to S3, or the error envelope it would publish, instead of a traceback. The answer is a
 `LocalResult`: its JSON is the worker's encoded documents spliced in as they are
-(`result_file_bytes`), so printing a 100k-row ОСВ neither decodes nor re-encodes it; `body()`
+(`result_file_parts`, written piece by piece), so printing a 100k-row ОСВ neither decodes nor re-encodes it; `body()`
 decodes when a summary needs the documents.
 """
 
@@ -24,7 +24,7 @@ from services.runtime.envelopes import (
     ServiceInfo,
     error_envelope,
     result_file,
-    result_file_bytes,
+    result_file_parts,
 )
 from services.runtime.recognizer import (
     EncodedRecognition,
@@ -78,9 +78,14 @@ class LocalResult:
 
     def json_bytes(self) -> bytes:
         """`body()` as compact UTF-8 JSON, the worker's encoded documents spliced in."""
+        return b"".join(self.json_parts())
+
+    def json_parts(self) -> tuple[bytes, ...]:
+        """`json_bytes()` in the pieces a writer writes one after another (the worker's
+        encoded documents one of them, not copied into a joined whole)."""
         if self.recognition is not None:
-            return result_file_bytes(self.job, self.recognition, self.service, self.duration_ms)
-        return orjson.dumps(self._error_body())
+            return result_file_parts(self.job, self.recognition, self.service, self.duration_ms)
+        return (orjson.dumps(self._error_body()),)
 
     def _error_body(self) -> dict[str, Any]:
         failure = self.failure or RecognitionFailed(

@@ -107,13 +107,15 @@ async def recognise_file(
 
 
 def write_json(result: LocalResult, *, indent: bool) -> None:
-    """The result as JSON on stdout: the bytes as built, re-indented only when asked, written
-    as they are (a large result is not copied once more to append its newline)."""
-    data = result.json_bytes()
+    """The result as JSON on stdout: the pieces as built, one after another (the documents of
+    a large result are neither joined to the rest nor copied to append the newline), or
+    re-indented when asked."""
+    parts = result.json_parts()
     if indent:
-        data = orjson.dumps(orjson.loads(data), option=orjson.OPT_INDENT_2)
+        parts = (orjson.dumps(orjson.loads(b"".join(parts)), option=orjson.OPT_INDENT_2),)
     sys.stdout.flush()
-    sys.stdout.buffer.write(data)
+    for part in parts:
+        sys.stdout.buffer.write(part)
     sys.stdout.buffer.write(b"\n")
     sys.stdout.buffer.flush()
 

@@ -14,7 +14,6 @@ block, which a parse of hundreds of MB pays a few thousand times.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 
 __all__ = ["ARENA_MAX", "MMAP_THRESHOLD", "tune_worker_malloc"]
 
@@ -25,11 +24,15 @@ _M_ARENA_MAX = -8
 
 
 def tune_worker_malloc() -> bool:
-    """Apply both settings to this process; False where the C library is not glibc."""
-    name = ctypes.util.find_library("c")
+    """Apply both settings to this process; False where the C library is not glibc.
+
+    `mallopt` is looked up among the symbols the process has loaded (the interpreter links
+    the C library), not by `ctypes.util.find_library`, which runs `ldconfig -p` in a
+    subprocess: a worker's start would pay for it.
+    """
     try:
-        mallopt = ctypes.CDLL(name).mallopt
-    except (OSError, AttributeError, TypeError):  # not glibc (no mallopt), or no libc found
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (no mallopt)
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int

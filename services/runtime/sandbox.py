@@ -15,19 +15,25 @@ a child can fail into one of its own exceptions:
 An exception that pickles (the project's own, e.g. `UnreadableWorkbook`) is re-raised as is.
 Each of the N workers is its own single-process pool, so killing a timed-out or crashed child
 breaks no other task; the slot is rebuilt transparently and the next call works. Children
-start by "forkserver" (never fork from a threaded asyncio process).
+start by "forkserver" (never fork from a threaded asyncio process). A process with no thread
+but its main one, such as a command recognising one local file, may have its one worker forked
+from itself instead (`Sandbox.start_by_fork`): the worker then starts with every module its
+parent imported, with no fork server to start and nothing to import twice.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
+import io
 import multiprocessing
 import os
 import pickle
 import resource
+import threading
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from types import TracebackType
@@ -77,12 +83,18 @@ _Outcome = tuple[str, Any, str]
 def _init_child(limit_bytes: int | None, niceness: int) -> None:
     """Child initializer: cap the address space so runaway allocations fail inside the child,
     lower its CPU priority below the parent's, and have freed large blocks leave its RSS
-    (`services.runtime.malloc`)."""
+    (`services.runtime.malloc`). A forked child collects garbage even when its parent had
+    stopped collecting (`Sandbox.start_by_fork`)."""
+    gc.enable()
     tune_worker_malloc()
     if limit_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
     if niceness > 0:
         os.nice(niceness)
+
+
+def _ready() -> None:
+    """The task that makes a pool start its worker process."""
 
 
 def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
@@ -100,27 +112,138 @@ def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
         return ("raised", exc, "")
 
 
+def _call_through(fn: Callable[..., Any], packed: tuple[bytes, str], shared: int) -> _Outcome:
+    """`_call_in_child` in a forked worker whose arguments and result travel through its
+    shared file `shared` (`_Slot.start_by_fork`) rather than the pool's pipe."""
+    try:
+        outcome = _call_in_child(fn, _unpack(shared, *packed))
+        if outcome[0] != "ok":
+            return outcome
+        return ("shared", *_pack(outcome[1], shared))
+    except MemoryError:  # reading the arguments, or pickling the result, under RLIMIT_AS
+        return ("memory", None, "")
+
+
+_SHARED_MIN_BYTES = 1 << 20
+"""A bytes object this large goes through a forked worker's shared file."""
+
+
+class _SharingPickler(pickle.Pickler):
+    """Writes each large bytes object to the shared file and pickles only its place.
+
+    `persistent_id` (not `reducer_override`, which the C pickler skips for bytes) is asked
+    about every object, so a large bytes object anywhere in the value is found.
+    """
+
+    def __init__(self, out: io.BytesIO, shared: int) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self._shared = shared
+        self.sizes: list[int] = []
+        self._offset = 0
+
+    def persistent_id(self, obj: Any) -> int | None:
+        if type(obj) is not bytes or len(obj) < _SHARED_MIN_BYTES:
+            return None
+        with memoryview(obj) as view:
+            done = 0
+            while done < view.nbytes:
+                done += os.pwrite(self._shared, view[done:], self._offset + done)
+        self.sizes.append(len(obj))
+        self._offset += len(obj)
+        return len(self.sizes) - 1
+
+
+class _SharedUnpickler(pickle.Unpickler):
+    """Reads back what `_SharingPickler` wrote: each large bytes object from its place."""
+
+    def __init__(self, blob: bytes, shared: int, sizes: list[int]) -> None:
+        super().__init__(io.BytesIO(blob))
+        self._shared = shared
+        self._places: list[tuple[int, int]] = []
+        offset = 0
+        for size in sizes:
+            self._places.append((offset, size))
+            offset += size
+
+    def persistent_load(self, pid: Any) -> bytes:
+        offset, size = self._places[pid]
+        return os.pread(self._shared, size, offset)
+
+
+def _pack(value: Any, shared: int) -> tuple[bytes, str]:
+    """`value` pickled with its large bytes written to the file `shared` (a memfd both
+    processes hold), and their sizes: 40 MB of a result are copied once into the file and
+    once out of it, not through the pipe's 64 KiB at a time and the pickles around it."""
+    os.ftruncate(shared, 0)
+    out = io.BytesIO()
+    pickler = _SharingPickler(out, shared)
+    pickler.dump(value)
+    return out.getvalue(), ",".join(map(str, pickler.sizes))
+
+
+def _unpack(shared: int, blob: bytes, listed: str) -> Any:
+    """What `_pack` wrote, read back (its large bytes as bytes) and the file emptied."""
+    sizes = [int(size) for size in listed.split(",") if size]
+    value = _SharedUnpickler(blob, shared, sizes).load()
+    if sizes:
+        os.ftruncate(shared, 0)  # its memory goes back now, not when the worker stops
+    return value
+
+
 class _Slot:
     """One worker: a single-process pool, rebuilt after a kill or a crash."""
 
     def __init__(self, settings: SandboxSettings) -> None:
         self._settings = settings
         self._executor: ProcessPoolExecutor | None = None
+        self.shared: int | None = None  # the forked worker's shared file (memfd)
 
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
-            settings = self._settings
-            self._executor = ProcessPoolExecutor(
-                max_workers=1,
-                mp_context=multiprocessing.get_context(settings.start_method),
-                initializer=_init_child,
-                initargs=(settings.memory_limit_bytes, settings.niceness),
-                max_tasks_per_child=settings.max_tasks_per_child,
-            )
+            self._executor = self._new_executor(fork=False)
         return self._executor
+
+    def start_by_fork(self) -> None:
+        """Fork the worker from this process now (see `Sandbox.start_by_fork`)."""
+        if self._executor is not None:
+            msg = "the worker of this slot has started already"
+            raise RuntimeError(msg)
+        if hasattr(os, "memfd_create"):  # Linux; elsewhere everything takes the pipe
+            self.shared = os.memfd_create("sandbox-shared", os.MFD_CLOEXEC)
+        self._executor = self._new_executor(fork=True)
+        self._executor.submit(_ready)  # a pool of the fork method starts its process here
+
+    def _new_executor(self, *, fork: bool) -> ProcessPoolExecutor:
+        settings = self._settings
+        return ProcessPoolExecutor(
+            max_workers=1,
+            mp_context=multiprocessing.get_context("fork" if fork else settings.start_method),
+            initializer=_init_child,
+            initargs=(settings.memory_limit_bytes, settings.niceness),
+            # The pool refuses a task limit under fork; a forked worker serves this process.
+            max_tasks_per_child=None if fork else settings.max_tasks_per_child,
+        )
+
+    def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[_Outcome]:
+        executor = self.executor()
+        if self.shared is None:
+            return executor.submit(_call_in_child, fn, args)
+        return executor.submit(_call_through, fn, _pack(args, self.shared), self.shared)
+
+    def receive(self, outcome: _Outcome) -> _Outcome:
+        """The outcome as `_call_in_child` gives it, a shared result read from the file."""
+        if outcome[0] != "shared" or self.shared is None:
+            return outcome
+        return ("ok", _unpack(self.shared, outcome[1], outcome[2]), "")
+
+    def _forget_shared(self) -> None:
+        shared, self.shared = self.shared, None
+        if shared is not None:
+            os.close(shared)
 
     def kill(self) -> None:
         """SIGKILL the child (a timed-out task keeps running otherwise) and drop the pool."""
+        self._forget_shared()  # a rebuilt worker is no forked one
         executor, self._executor = self._executor, None
         if executor is None:
             return
@@ -138,6 +261,7 @@ class _Slot:
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=True, cancel_futures=True)
+        self._forget_shared()
 
 
 class Sandbox:
@@ -154,6 +278,31 @@ class Sandbox:
             self._free.put_nowait(slot)
         self._closed = False
 
+    def start_by_fork(self) -> None:
+        """Start the worker now, forked from this process rather than from the fork server.
+
+        For a process that runs no thread but its main one (forking beside another thread can
+        copy a lock it holds), such as `arm-ka parse` of one file before its progress line
+        starts: the worker has every module this process imported, at the cost of a fork,
+        instead of a fork server's interpreter and imports. One worker only, and only this
+        first start: a worker rebuilt after a kill starts by the settings' method, and a
+        forked worker is not replaced after `max_tasks_per_child` tasks (the process pool
+        refuses that limit under fork), so it suits a process that runs few tasks.
+
+        This process's objects are frozen out of the garbage collector first (`gc.freeze`, as
+        the gc module advises before a fork): the child's collections then leave the pages
+        it shares with its parent alone, and this process's own last collection at its exit
+        skips them.
+        """
+        if self.settings.workers != 1:
+            msg = "only a sandbox of one worker starts it by fork"
+            raise ValueError(msg)
+        if threading.active_count() != 1:
+            msg = "a worker is forked only from a process with no other thread"
+            raise RuntimeError(msg)
+        gc.freeze()
+        self._slots[0].start_by_fork()
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """The result of `fn(*args)` in a child; raises a `SandboxError` or `fn`'s own error."""
         if self._closed:
@@ -169,10 +318,10 @@ class Sandbox:
     async def _run_in(self, slot: _Slot, fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
         name = _name(fn)
         try:
-            future = slot.executor().submit(_call_in_child, fn, args)
+            future = slot.submit(fn, args)
         except BrokenProcessPool:
             await asyncio.to_thread(slot.kill)
-            future = slot.executor().submit(_call_in_child, fn, args)
+            future = slot.submit(fn, args)
         try:
             async with asyncio.timeout(self.settings.timeout_seconds):
                 outcome: _Outcome = await asyncio.wrap_future(future)
@@ -186,6 +335,8 @@ class Sandbox:
             # The caller gave up; the child would keep running the task otherwise.
             await asyncio.shield(asyncio.to_thread(slot.kill))
             raise
+        if outcome[0] == "shared":
+            return await asyncio.to_thread(slot.receive, outcome)
         return outcome
 
     def _unwrap(self, fn: Callable[..., T], outcome: _Outcome) -> T:

@@ -28,6 +28,11 @@ def python_m(module: str, *args: str, timeout: float = 120.0) -> subprocess.Comp
     return _run([sys.executable, "-m", module, *args], timeout=timeout)
 
 
+def python_c(code: str, *args: str, timeout: float = 120.0) -> subprocess.CompletedProcess[str]:
+    """`python -c CODE ARGS` with the test interpreter, in a fresh process."""
+    return _run([sys.executable, "-c", code, *args], timeout=timeout)
+
+
 def _run(
     argv: list[str], *, env: Mapping[str, str] | None = None, timeout: float
 ) -> subprocess.CompletedProcess[str]:
