@@ -17,7 +17,14 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from services.arm_core.auth import LOGIN_PATH, REFRESH_COOKIE, TOKEN_COOKIE, TokenSet
+from services.arm_core.auth import (
+    LOGIN_PATH,
+    REFRESH_COOKIE,
+    REFRESH_PATH,
+    TOKEN_COOKIE,
+    TokenSet,
+)
+from services.arm_core.web.routes import UI_PREFIX
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
 from tests.arm_core.web._recognition import Recognised
 
@@ -239,3 +246,9 @@ async def test_refresh_tokens_stay_out_of_logs_reprs_and_answers(
     for text in texts:
         for token in refresh_tokens:
             assert token not in text
+
+
+def test_the_refresh_cookie_path_is_the_pages_prefix() -> None:
+    """The refresh cookie reaches exactly the pages (auth cannot import the pages, which
+    import auth): its path is their prefix."""
+    assert REFRESH_PATH == UI_PREFIX
