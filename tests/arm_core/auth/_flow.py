@@ -51,11 +51,17 @@ async def recognised(
     oidc: dict[str, Any],
     provider: FakeProvider,
     sessions: async_sessionmaker[AsyncSession],
+    *,
+    login: bool = False,
 ) -> tuple[httpx.AsyncClient, Recognised]:
     """A core on the provider with the ОФР uploaded (as an integrator) and recognised; the
-    client is left without credentials."""
+    client is left without credentials, or (`login`) logged in on the page through the
+    provider as its login user, with both cookies."""
     app, client = await core(oidc)
     client.headers.update(bearer(provider, "integrator"))
     found = await upload_and_recognise(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
     del client.headers["Authorization"]
+    if login:
+        done = await through_provider(client, found.page)
+        assert done.status_code == 303, done.text
     return client, found

@@ -26,7 +26,6 @@ from services.arm_core.auth import (
 )
 from services.arm_core.web.routes import UI_PREFIX
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
-from tests.arm_core.web._recognition import Recognised
 
 from ._flow import cookie_of, recognised, through_provider
 from ._provider import CLIENT_ID, FakeProvider
@@ -37,20 +36,6 @@ pytestmark = [pytest.mark.db, pytest.mark.wire]
 DOUBTFUL_LINE = 1  # 2120, the unreadable amount of the ОФР
 COLUMN = 3
 HTMX = {"HX-Request": "true"}
-
-
-async def _logged_in(
-    core: CoreFactory,
-    oidc: dict[str, Any],
-    provider: FakeProvider,
-    sessions: async_sessionmaker[AsyncSession],
-) -> tuple[httpx.AsyncClient, Recognised]:
-    """A recognised document, and the client logged in on the page as analyst user-42."""
-    client, doc = await recognised(core, oidc, provider, sessions)
-    done = await through_provider(client, doc.page)
-    assert done.status_code == 303, done.text
-    assert client.cookies.get(REFRESH_COOKIE)
-    return client, doc
 
 
 def _expire(client: httpx.AsyncClient, provider: FakeProvider, how: str) -> None:
@@ -87,7 +72,7 @@ async def test_a_correction_after_the_access_token_lapsed_is_saved_as_the_user(
     renewed at the provider (grant_type=refresh_token, the client id) before its body is read,
     saved as the login's user, and answered with both new cookies, which then serve the page
     without another renewal."""
-    client, doc = await _logged_in(core, oidc, provider, sessions)
+    client, doc = await recognised(core, oidc, provider, sessions, login=True)
     old_refresh = client.cookies.get(REFRESH_COOKIE)
     _expire(client, provider, how)
     saved = await client.post(f"{doc.page}/corrections", headers=HTMX, data=_correction())
@@ -131,7 +116,7 @@ async def test_a_refused_renewal_is_the_login_as_before_and_clears_the_refresh_c
 ) -> None:
     """When the provider's session has ended, the htmx POST is the 401 with HX-Redirect to
     the login and a page is the 303 to it, each expiring the refresh cookie; nothing is saved."""
-    client, doc = await _logged_in(core, oidc, provider, sessions)
+    client, doc = await recognised(core, oidc, provider, sessions, login=True)
     old_refresh = client.cookies.get(REFRESH_COOKIE)
     provider.end_sessions()
     client.cookies.delete(TOKEN_COOKIE)
@@ -252,3 +237,31 @@ def test_the_refresh_cookie_path_is_the_pages_prefix() -> None:
     """The refresh cookie reaches exactly the pages (auth cannot import the pages, which
     import auth): its path is their prefix."""
     assert REFRESH_PATH == UI_PREFIX
+
+
+async def test_a_renewal_over_https_sets_secure_cookies(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
+) -> None:
+    """Served over https, the renewal's cookies carry Secure like the login's."""
+    _, client = await core(oidc, base_url="https://core")
+    assert (await through_provider(client, "/ui/files")).status_code == 303
+    client.cookies.delete(TOKEN_COOKIE)
+    renewed = await client.get("/ui/files")
+    assert renewed.status_code == 200
+    assert cookie_of(renewed, TOKEN_COOKIE)["secure"]
+    assert cookie_of(renewed, REFRESH_COOKIE)["secure"]
+
+
+async def test_a_nearly_expired_token_still_serves_when_its_renewal_is_refused(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
+) -> None:
+    """An access token with seconds left is renewed early; when the provider refuses, the
+    request is still served by that token and the dead refresh cookie is cleared."""
+    _, client = await core(oidc)
+    assert (await through_provider(client, "/ui/files")).status_code == 303
+    _expire(client, provider, "expiring")
+    provider.end_sessions()
+    page = await client.get("/ui/files")
+    assert page.status_code == 200
+    assert provider.refreshes == 1
+    assert int(cookie_of(page, REFRESH_COOKIE)["max-age"]) == 0
