@@ -25,7 +25,6 @@ from services.arm_core.auth.bind import (
     uvicorn_bind,
 )
 from services.arm_core.auth.dependency import (
-    TOKEN_COOKIE,
     Authenticator,
     authenticated,
     authenticator,
@@ -53,6 +52,18 @@ from services.arm_core.auth.login import (
     code_challenge,
 )
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal, roles_from_claims
+from services.arm_core.auth.session import (
+    REFRESH_COOKIE,
+    REFRESH_PATH,
+    RENEW_AHEAD_SECONDS,
+    TOKEN_COOKIE,
+    PageSession,
+    SessionCookies,
+    TokenSet,
+    clear_session,
+    set_session,
+    token_set,
+)
 from services.arm_core.settings import AuthSettings
 
 __all__ = [
@@ -61,6 +72,9 @@ __all__ = [
     "LOGIN_PATH",
     "LOGOUT_PATH",
     "REALM",
+    "REFRESH_COOKIE",
+    "REFRESH_PATH",
+    "RENEW_AHEAD_SECONDS",
     "ROLES",
     "TOKEN_COOKIE",
     "UNAUTHENTICATED_WARNING",
@@ -69,7 +83,10 @@ __all__ = [
     "Forbidden",
     "NotAuthenticated",
     "PageRefusal",
+    "PageSession",
     "Principal",
+    "SessionCookies",
+    "TokenSet",
     "announce",
     "auth_state",
     "authenticated",
@@ -77,6 +94,7 @@ __all__ = [
     "authorize",
     "build_auth_router",
     "check_bind",
+    "clear_session",
     "code_challenge",
     "install_auth",
     "install_auth_problems",
@@ -88,16 +106,20 @@ __all__ = [
     "roles_from_claims",
     "roles_required",
     "set_page_refusal",
+    "set_session",
+    "token_set",
     "uvicorn_bind",
 ]
 
 
 def install_auth(app: FastAPI, settings: AuthSettings) -> Authenticator:
-    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems, /auth/ and
-    the guard that authenticates a request before its body is read (guard.py)."""
+    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems, /auth/, the
+    guard that authenticates a request before its body is read (guard.py) and, around it,
+    the middleware that puts a renewed session's cookies on the answer (session.py)."""
     auth = Authenticator(settings)
     app.state.auth = auth
     install_auth_problems(app)
     app.add_middleware(BodyGuard)
+    app.add_middleware(SessionCookies)  # added last: outside the guard, sees its refusals
     app.include_router(build_auth_router())
     return auth

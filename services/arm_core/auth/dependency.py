@@ -1,7 +1,9 @@
 """`require(role)`: the FastAPI dependency that says who a request acts as, or refuses it.
 
 Credentials are the `Authorization: Bearer` header or, for the page, the HttpOnly cookie the
-login sets (the header wins; a bad header is refused, never replaced by the cookie). Without an
+login sets (the header wins; a bad header is refused, never replaced by the cookie). A page
+request that also carries the login's refresh cookie has its expired access token renewed
+(session.py); a request with an Authorization header never does. Without an
 issuer (the embedded default) there are no credentials: a request from a loopback client acts
 as `Principal("local", all roles)`; any other client is refused, so a core started without an
 issuer on another address by something other than `serve` or the uvicorn CLI (which refuse to
@@ -22,10 +24,10 @@ from services.arm_core.auth.bind import is_loopback
 from services.arm_core.auth.errors import Forbidden, NotAuthenticated
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal
 from services.arm_core.auth.provider import OidcProvider
+from services.arm_core.auth.session import REFRESH_COOKIE, TOKEN_COOKIE, PageSession
 from services.arm_core.settings import AuthSettings
 
 __all__ = [
-    "TOKEN_COOKIE",
     "Authenticator",
     "authenticated",
     "authenticator",
@@ -35,8 +37,6 @@ __all__ = [
     "require",
     "roles_required",
 ]
-
-TOKEN_COOKIE = "arm_ka_token"
 
 log = logging.getLogger("services.arm_core.auth")
 
@@ -63,6 +63,7 @@ class Authenticator:
     def __init__(self, settings: AuthSettings) -> None:
         self.settings = settings
         self.provider = OidcProvider(settings) if settings.enabled else None
+        self.session = PageSession(self.provider) if self.provider is not None else None
         self._warned_remote = False
 
     def __repr__(self) -> str:
@@ -71,16 +72,20 @@ class Authenticator:
     async def principal(
         self, request: Request, bearer: str | None, cookie: str | None
     ) -> Principal:
-        """Who `request` acts as, from its bearer token or else its login cookie;
-        `NotAuthenticated` when that cannot be told."""
-        if self.provider is None:
+        """Who `request` acts as, from its bearer token or else its login cookie (renewed
+        with the refresh cookie when it has one); `NotAuthenticated` when that cannot be told."""
+        if self.provider is None or self.session is None:
             return self._local(request)
         if bearer is None and request.headers.get("authorization"):
             raise NotAuthenticated("the Authorization header must be 'Bearer <token>'")
-        token = bearer or cookie
-        if not token:
+        if bearer:
+            return (await self.provider.verify(bearer)).principal
+        refresh = request.cookies.get(REFRESH_COOKIE)
+        if refresh:
+            return await self.session.principal(request, cookie, refresh)
+        if not cookie:
             raise NotAuthenticated("a bearer token (or the login cookie) is required", error=None)
-        return (await self.provider.verify(token)).principal
+        return (await self.provider.verify(cookie)).principal
 
     def _local(self, request: Request) -> Principal:
         client = request.client.host if request.client else None

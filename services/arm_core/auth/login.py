@@ -5,11 +5,13 @@
   endpoint (from its discovery document) with the S256 challenge of the verifier;
 - `GET /auth/callback?code=…&state=…`: the state must equal the cookie's, the code is
   exchanged at the token endpoint with the verifier (and the client secret, when the client is
-  confidential), the access token is checked like any bearer token, and it is stored in the
-  HttpOnly, SameSite=Lax cookie `arm_ka_token` (Secure when the page is served over https)
-  until it expires; then back to `next`;
-- `GET /auth/logout`: the cookie is cleared and the browser sent to the provider's
-  end-session endpoint when it has one.
+  confidential), the access token is checked like any bearer token, and the session's cookies
+  are set (session.py: the access token in `arm_ka_token` until it expires, the refresh token
+  in `arm_ka_refresh` for the pages to renew it; HttpOnly, SameSite=Lax, Secure when the page
+  is served over https); then back to `next`;
+- `GET /auth/logout`: both cookies are cleared and the browser sent to the provider's
+  end-session endpoint when it has one (which ends the provider's session, and with it the
+  refresh token).
 
 SameSite=Lax keeps the cookie off cross-site POST/DELETE requests, which is what protects
 the state-changing routes from cross-site request forgery. Without an issuer the three routes
@@ -19,7 +21,6 @@ just return to `next`: there is nobody to log in as.
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import hashlib
 import json
 import re
@@ -27,13 +28,13 @@ import secrets
 from typing import Annotated
 from urllib.parse import urlencode
 
-import httpx
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
-from services.arm_core.auth.dependency import TOKEN_COOKIE, authenticator
+from services.arm_core.auth.dependency import authenticator
 from services.arm_core.auth.errors import NotAuthenticated
-from services.arm_core.auth.provider import Discovery, OidcProvider
+from services.arm_core.auth.provider import OidcProvider
+from services.arm_core.auth.session import TokenSet, clear_session, set_session, token_set
 from services.arm_core.exceptions import Unavailable
 from services.arm_core.settings import AuthSettings
 
@@ -51,8 +52,6 @@ LOGOUT_PATH = "/auth/logout"
 
 _LOGIN_COOKIE = "arm_ka_login"
 _LOGIN_SECONDS = 600
-# Browsers drop a cookie above 4096 bytes (name and attributes included).
-_MAX_TOKEN_BYTES = 3800
 _ERROR_CODE = re.compile(r"^[a-z_]{1,64}$")
 
 _Next = Annotated[str, Query(description="Where to go afterwards (a path of this site)")]
@@ -105,44 +104,16 @@ def _provider(request: Request) -> OidcProvider | None:
 
 
 async def _exchange(
-    provider: OidcProvider, found: Discovery, *, code: str, verifier: str, redirect_uri: str
-) -> str:
-    """Trade the code for an access token at the token endpoint."""
-    settings = provider.settings
-    assert settings.auth_client_id is not None  # required with an issuer
+    provider: OidcProvider, *, code: str, verifier: str, redirect_uri: str
+) -> TokenSet:
+    """Trade the code for the tokens at the token endpoint."""
     form = {
         "grant_type": "authorization_code",
         "code": code,
         "redirect_uri": redirect_uri,
-        "client_id": settings.auth_client_id,
         "code_verifier": verifier,
     }
-    secret = settings.auth_client_secret
-    auth: httpx.Auth | None = None
-    if secret is not None:  # a confidential client: client_secret_basic (RFC 6749 §2.3.1)
-        auth = httpx.BasicAuth(settings.auth_client_id, secret.get_secret_value())
-    try:
-        async with httpx.AsyncClient(timeout=settings.auth_http_timeout_seconds, auth=auth) as http:
-            response = await http.post(found.token_endpoint, data=form)
-    except httpx.HTTPError as exc:
-        raise Unavailable("the identity provider could not be reached; try again later") from exc
-    body = _json(response)
-    if response.status_code in (400, 401):
-        code_ = body.get("error")
-        why = code_ if isinstance(code_, str) and _ERROR_CODE.match(code_) else "refused"
-        raise NotAuthenticated(f"the provider did not accept the login ({why}); log in again")
-    token = body.get("access_token")
-    if response.status_code != 200 or not isinstance(token, str) or not token:
-        raise Unavailable("the identity provider answered the code exchange without a token")
-    return token
-
-
-def _json(response: httpx.Response) -> dict[str, object]:
-    try:
-        body = response.json()
-    except ValueError:
-        return {}
-    return body if isinstance(body, dict) else {}
+    return token_set(await provider.grant(form, what="the login"))
 
 
 def build_auth_router() -> APIRouter:
@@ -202,28 +173,15 @@ def build_auth_router() -> APIRouter:
         if not code:
             raise NotAuthenticated("the provider sent no authorization code; log in again")
         _, verifier, target = started
-        found = await provider.discovery()
-        token = await _exchange(
+        tokens = await _exchange(
             provider,
-            found,
             code=code,
             verifier=verifier,
             redirect_uri=_redirect_uri(request, provider.settings),
         )
-        verified = await provider.verify(token)
-        if len(token) > _MAX_TOKEN_BYTES:
-            raise Unavailable("the provider's access token is too large to keep in a cookie")
-        lifetime = int((verified.expires_at - dt.datetime.now(dt.UTC)).total_seconds())
+        verified = await provider.verify(tokens.access)
         response = RedirectResponse(_safe_next(target), status_code=303)
-        response.set_cookie(
-            TOKEN_COOKIE,
-            token,
-            max_age=max(lifetime, 0),
-            path="/",
-            secure=_is_https(request),
-            httponly=True,
-            samesite="lax",
-        )
+        set_session(response, tokens, verified, secure=_is_https(request))
         response.delete_cookie(_LOGIN_COOKIE, path="/auth")
         return response
 
@@ -245,9 +203,7 @@ def build_auth_router() -> APIRouter:
                 )
                 target = f"{found.end_session_endpoint}?{query}"
         response = RedirectResponse(target, status_code=303)
-        response.delete_cookie(
-            TOKEN_COOKIE, path="/", secure=_is_https(request), httponly=True, samesite="lax"
-        )
+        clear_session(response, secure=_is_https(request))
         return response
 
     return router

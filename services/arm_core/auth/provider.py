@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +29,7 @@ from services.arm_core.settings import AuthSettings
 __all__ = ["Discovery", "OidcProvider", "VerifiedToken"]
 
 _WELL_KNOWN = "/.well-known/openid-configuration"
+_ERROR_CODE = re.compile(r"^[a-z_]{1,64}$")
 
 # PyJWT's exceptions → the fixed text of our 401 (its own messages may quote the input).
 _REASONS: tuple[tuple[type[Exception], str], ...] = (
@@ -149,6 +152,48 @@ class OidcProvider:
         )
         expires = dt.datetime.fromtimestamp(float(claims["exp"]), tz=dt.UTC)
         return VerifiedToken(Principal(subject, roles), expires)
+
+    async def grant(self, form: Mapping[str, str], *, what: str) -> dict[str, object]:
+        """POST a grant (`form` and the client id) to the token endpoint, a confidential
+        client authenticating with client_secret_basic (RFC 6749 §2.3.1); the answer when it
+        holds an access token. `NotAuthenticated` when the provider refuses (400/401: naming
+        `what` and the provider's error code, never its description), `Unavailable` when it
+        cannot be reached or answers without a token."""
+        found = await self.discovery()
+        settings = self.settings
+        assert settings.auth_client_id is not None  # required with an issuer
+        secret = settings.auth_client_secret
+        auth: httpx.Auth | None = None
+        if secret is not None:
+            auth = httpx.BasicAuth(settings.auth_client_id, secret.get_secret_value())
+        try:
+            async with httpx.AsyncClient(
+                timeout=settings.auth_http_timeout_seconds, auth=auth
+            ) as http:
+                response = await http.post(
+                    found.token_endpoint, data={**form, "client_id": settings.auth_client_id}
+                )
+        except httpx.HTTPError as exc:
+            raise Unavailable(
+                "the identity provider could not be reached; try again later"
+            ) from exc
+        body = _json(response)
+        if response.status_code in (400, 401):
+            code = body.get("error")
+            why = code if isinstance(code, str) and _ERROR_CODE.match(code) else "refused"
+            raise NotAuthenticated(f"the provider did not accept {what} ({why}); log in again")
+        token = body.get("access_token")
+        if response.status_code != 200 or not isinstance(token, str) or not token:
+            raise Unavailable(f"the identity provider answered {what} without a token")
+        return body
+
+
+def _json(response: httpx.Response) -> dict[str, object]:
+    try:
+        body = response.json()
+    except ValueError:
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def _optional(value: Any) -> str | None:

@@ -3,8 +3,11 @@
 A real HTTP server (stdlib `ThreadingHTTPServer` in a thread) serving the discovery document,
 the JWKS of RSA keys generated here, `/authorize` (records the PKCE challenge and sends the
 browser back with a code) and `/token` (checks the verifier against the challenge, the client
-secret when one is configured, and answers a token signed with the current key). It counts
-JWKS fetches, so the tests can see the key cache work.
+secret when one is configured, and answers a token signed with the current key, valid for
+`access_lifetime`, with a refresh token). Its refresh grant trades a refresh token it issued
+for new tokens; it rotates them (the old one is refused afterwards, as Keycloak's "Revoke
+Refresh Token" does), and `end_sessions()` revokes them all. It counts JWKS fetches, so the
+tests can see the key cache work.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import jwt
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
 
-__all__ = ["AUDIENCE", "CLIENT_ID", "FakeProvider", "SigningKey"]
+__all__ = ["AUDIENCE", "CLIENT_ID", "REFRESH_LIFETIME", "FakeProvider", "SigningKey"]
 
 CLIENT_ID = "arm-ka-web"
 AUDIENCE = "arm-core"
@@ -52,6 +55,9 @@ class _Grant:
     claims: dict[str, Any]
 
 
+REFRESH_LIFETIME = 1800
+
+
 class FakeProvider:
     """The provider: `issuer`, `token(...)` to sign one, `rotate()` to change keys."""
 
@@ -66,7 +72,12 @@ class FakeProvider:
             "sub": "user-42",
             "realm_access": {"roles": ["analyst"]},
         }
+        self.access_lifetime = 300
+        self.token_delay = 0.0
+        self.refreshes = 0
         self._grants: dict[str, _Grant] = {}
+        self._sessions: dict[str, dict[str, Any]] = {}
+        self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -128,6 +139,37 @@ class FakeProvider:
             payload, signer.private, algorithm="RS256", headers={"kid": kid or signer.kid}
         )
 
+    def end_sessions(self) -> None:
+        """Revoke every refresh token issued (the user's provider sessions ended)."""
+        with self._lock:
+            self._sessions.clear()
+
+    def _tokens(self, claims: dict[str, Any]) -> bytes:
+        roles = claims.get("realm_access", {}).get("roles", [])
+        rest = {k: v for k, v in claims.items() if k != "realm_access"}
+        token = self.token(roles=roles, expires_in=self.access_lifetime, **rest)
+        refresh = secrets.token_urlsafe(48)
+        with self._lock:
+            self._sessions[refresh] = dict(claims)
+        body = {
+            "access_token": token,
+            "token_type": "Bearer",
+            "expires_in": self.access_lifetime,
+            "refresh_token": refresh,
+            "refresh_expires_in": REFRESH_LIFETIME,
+        }
+        return json.dumps(body).encode()
+
+    def _refresh(self, form: dict[str, str]) -> tuple[int, bytes]:
+        time.sleep(self.token_delay)  # a slow provider: concurrent renewals overlap
+        with self._lock:
+            claims = self._sessions.pop(form.get("refresh_token", ""), None)
+            self.refreshes += 1
+        if claims is None or form.get("client_id") != CLIENT_ID:
+            body = {"error": "invalid_grant", "error_description": "Token is not active"}
+            return 400, json.dumps(body).encode()
+        return 200, self._tokens(claims)
+
     # --- the endpoints ---------------------------------------------------------------------
 
     def _authorize(self, query: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
@@ -149,6 +191,8 @@ class FakeProvider:
             expected = base64.b64encode(f"{CLIENT_ID}:{self.client_secret}".encode()).decode()
             if authorization != f"Basic {expected}":
                 return 401, json.dumps({"error": "invalid_client"}).encode()
+        if form.get("grant_type") == "refresh_token":
+            return self._refresh(form)
         grant = self._grants.pop(form.get("code", ""), None)
         if grant is None or grant.redirect_uri != form.get("redirect_uri"):
             return 400, json.dumps({"error": "invalid_grant"}).encode()
@@ -158,11 +202,7 @@ class FakeProvider:
             base64.urlsafe_b64encode(digest).rstrip(b"=").decode() != grant.challenge
         ):
             return 400, json.dumps({"error": "invalid_grant", "error_description": "PKCE"}).encode()
-        roles = grant.claims.get("realm_access", {}).get("roles", [])
-        claims = {k: v for k, v in grant.claims.items() if k != "realm_access"}
-        token = self.token(roles=roles, **claims)
-        body = {"access_token": token, "token_type": "Bearer", "expires_in": 300}
-        return 200, json.dumps(body).encode()
+        return 200, self._tokens(grant.claims)
 
 
 def _handler(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:

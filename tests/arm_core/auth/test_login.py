@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import base64
 import hashlib
-from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 
-from services.arm_core.auth import TOKEN_COOKIE
+from services.arm_core.auth import REFRESH_COOKIE, TOKEN_COOKIE
 
-from ._provider import CLIENT_ID, FakeProvider
+from ._flow import cookie_of, through_provider
+from ._provider import CLIENT_ID, REFRESH_LIFETIME, FakeProvider
 from .conftest import CoreFactory
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
@@ -26,35 +25,15 @@ def _s256(verifier: str) -> str:
     )
 
 
-def _cookie(resp: httpx.Response, name: str) -> Any:
-    for header in resp.headers.get_list("set-cookie"):
-        jar: SimpleCookie = SimpleCookie()
-        jar.load(header)
-        if name in jar:
-            return jar[name]
-    raise AssertionError(f"no Set-Cookie for {name}: {resp.headers.get_list('set-cookie')}")
-
-
-async def _through_provider(client: httpx.AsyncClient, next_path: str) -> httpx.Response:
-    """Start the login, let the provider authorize it (a real HTTP request), and deliver the
-    provider's redirect back to the core; the core's answer to the callback."""
-    start = await client.get("/auth/login", params={"next": next_path})
-    assert start.status_code == 302, start.text
-    async with httpx.AsyncClient() as browser:
-        authorized = await browser.get(start.headers["location"])
-    assert authorized.status_code == 302
-    back = urlsplit(authorized.headers["location"])
-    return await client.get(f"{back.path}?{back.query}")
-
-
-async def test_login_uses_pkce_s256_and_sets_an_httponly_cookie(
+async def test_login_uses_pkce_s256_and_sets_httponly_cookies(
     core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
 ) -> None:
     """/auth/login sends the browser to the provider's authorization endpoint (from the
     discovery document) with response_type=code, the client id, state and an S256 challenge;
     the callback trades the code with the verifier whose S256 is that challenge, and sets the
     token as an HttpOnly, SameSite=Lax cookie (not Secure over http) that then authenticates
-    API calls by itself."""
+    API calls by itself, and the refresh token as one of the pages' path only, living as long
+    as the provider says it does."""
     _, client = await core(oidc)
     start = await client.get("/auth/login", params={"next": "/files?status=done"})
     location = urlsplit(start.headers["location"])
@@ -65,10 +44,10 @@ async def test_login_uses_pkce_s256_and_sets_an_httponly_cookie(
     assert query["code_challenge_method"] == "S256"
     assert query["redirect_uri"] == "http://core/auth/callback"
     assert "openid" in query["scope"].split()
-    login = _cookie(start, "arm_ka_login")
+    login = cookie_of(start, "arm_ka_login")
     assert login["httponly"] and login["samesite"].lower() == "lax" and login["path"] == "/auth"
 
-    done = await _through_provider(client, "/files?status=done")
+    done = await through_provider(client, "/files?status=done")
     assert done.status_code == 303, done.text
     assert done.headers["location"] == "/files?status=done"
     (authorize,) = provider.authorize_requests[-1:]
@@ -78,12 +57,17 @@ async def test_login_uses_pkce_s256_and_sets_an_httponly_cookie(
     assert authorize["code_challenge"] == _s256(exchange["code_verifier"])
     assert exchange["redirect_uri"] == authorize["redirect_uri"]
 
-    cookie = _cookie(done, TOKEN_COOKIE)
+    cookie = cookie_of(done, TOKEN_COOKIE)
     assert cookie["httponly"]
     assert cookie["samesite"].lower() == "lax"
     assert cookie["path"] == "/"
     assert not cookie["secure"]
     assert 0 < int(cookie["max-age"]) <= 300
+    refresh = cookie_of(done, REFRESH_COOKIE)
+    assert refresh.value and refresh.value != cookie.value
+    assert refresh["httponly"] and refresh["samesite"].lower() == "lax"
+    assert (refresh["path"], refresh["secure"]) == ("/ui", "")
+    assert int(refresh["max-age"]) == REFRESH_LIFETIME
     resp = await client.get("/api/v1/files")  # the analyst of the login, by cookie only
     assert resp.status_code == 200, resp.text
 
@@ -91,15 +75,16 @@ async def test_login_uses_pkce_s256_and_sets_an_httponly_cookie(
 async def test_the_cookie_is_secure_when_the_page_is_https(
     core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
 ) -> None:
-    """Served over https, both cookies carry Secure and the redirect URI is https."""
+    """Served over https, the cookies carry Secure and the redirect URI is https."""
     _, client = await core(oidc, base_url="https://core")
     start = await client.get("/auth/login")
-    assert _cookie(start, "arm_ka_login")["secure"]
+    assert cookie_of(start, "arm_ka_login")["secure"]
     query = parse_qs(urlsplit(start.headers["location"]).query)
     assert query["redirect_uri"] == ["https://core/auth/callback"]
-    done = await _through_provider(client, "/")
+    done = await through_provider(client, "/")
     assert done.status_code == 303, done.text
-    assert _cookie(done, TOKEN_COOKIE)["secure"]
+    assert cookie_of(done, TOKEN_COOKIE)["secure"]
+    assert cookie_of(done, REFRESH_COOKIE)["secure"]
 
 
 async def test_a_confidential_client_sends_its_secret_to_the_token_endpoint(
@@ -108,7 +93,7 @@ async def test_a_confidential_client_sends_its_secret_to_the_token_endpoint(
     """With AUTH_CLIENT_SECRET the code exchange authenticates the client (HTTP Basic)."""
     provider.client_secret = "s3cr3t-of-the-client"
     _, client = await core({**oidc, "auth_client_secret": "s3cr3t-of-the-client"})
-    done = await _through_provider(client, "/")
+    done = await through_provider(client, "/")
     assert done.status_code == 303, done.text
     assert provider.token_auth[-1] is not None and provider.token_auth[-1].startswith("Basic ")
 
@@ -152,7 +137,7 @@ async def test_next_never_leaves_the_site(
     """`next` pointing at another site (//evil, https://evil, /\\evil) ends on `/`."""
     _, client = await core(oidc)
     for target in ("//evil.example/x", "https://evil.example/", "/\\evil.example"):
-        done = await _through_provider(client, target)
+        done = await through_provider(client, target)
         assert done.status_code == 303
         assert done.headers["location"] == "/", target
 
@@ -160,10 +145,10 @@ async def test_next_never_leaves_the_site(
 async def test_logout_clears_the_cookie_and_ends_the_provider_session(
     core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
 ) -> None:
-    """/auth/logout expires the token cookie and sends the browser to the provider's
+    """/auth/logout expires the token and the refresh cookie and sends the browser to the provider's
     end-session endpoint with the client id and the way back; the API is closed again."""
     _, client = await core(oidc)
-    await _through_provider(client, "/")
+    await through_provider(client, "/")
     assert (await client.get("/api/v1/files")).status_code == 200
     out = await client.get("/auth/logout")
     assert out.status_code == 303
@@ -173,7 +158,10 @@ async def test_logout_clears_the_cookie_and_ends_the_provider_session(
         "client_id": [CLIENT_ID],
         "post_logout_redirect_uri": ["http://core/"],
     }
-    assert int(_cookie(out, TOKEN_COOKIE)["max-age"]) == 0
+    assert int(cookie_of(out, TOKEN_COOKIE)["max-age"]) == 0
+    cleared = cookie_of(out, REFRESH_COOKIE)
+    assert (int(cleared["max-age"]), cleared["path"]) == (0, "/ui")
+    assert (await client.get("/ui/files")).status_code == 303  # no renewal after the logout
     assert (await client.get("/api/v1/files")).status_code == 401
 
 

@@ -12,14 +12,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.auth import LOGIN_PATH, TOKEN_COOKIE
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
 
+from ._flow import bearer, recognised
 from ._provider import FakeProvider
 from .conftest import CoreFactory
 
@@ -27,27 +26,6 @@ pytestmark = [pytest.mark.db, pytest.mark.wire]
 
 DOUBTFUL_LINE = 1  # 2120, the unreadable amount of the ОФР
 COLUMN = 3
-
-
-def _as(provider: FakeProvider, *roles: str, sub: str = "user-1") -> dict[str, str]:
-    return {"Authorization": f"Bearer {provider.token(roles=list(roles), sub=sub)}"}
-
-
-async def _recognised(
-    core: CoreFactory,
-    oidc: dict[str, Any],
-    provider: FakeProvider,
-    sessions: async_sessionmaker[AsyncSession],
-) -> tuple[httpx.AsyncClient, Recognised]:
-    """A core on the provider with the ОФР uploaded (as an integrator) and recognised; the
-    client is left without credentials."""
-    app, client = await core(oidc)
-    client.headers.update(_as(provider, "integrator"))
-    recognised = await upload_and_recognise(
-        app, client, sessions, "ofr.xlsx", doubtful_income_xlsx()
-    )
-    del client.headers["Authorization"]
-    return client, recognised
 
 
 def _next_of(location: str) -> str:
@@ -66,8 +44,8 @@ async def test_an_integrator_opens_the_files_pages_but_gets_a_russian_403_on_a_d
     """The files list, its table and the file page take an integrator or an analyst; the
     document, its panels, corrections, export and the page image take an analyst: an
     integrator gets a readable Russian 403 page there (HTML, never a problem document)."""
-    client, doc = await _recognised(core, oidc, provider, sessions)
-    integrator = _as(provider, "integrator")
+    client, doc = await recognised(core, oidc, provider, sessions)
+    integrator = bearer(provider, "integrator")
     for url in ("/ui/files", "/ui/files/table", f"/ui/files/{doc.file_id}"):
         response = await client.get(url, headers=integrator)
         assert response.status_code == 200, (url, response.text)
@@ -105,8 +83,8 @@ async def test_an_analyst_reads_and_corrects_but_may_not_upload_or_re_run(
 ) -> None:
     """An analyst opens the files and the document pages and corrects a value, recorded as
     the token's subject; upload and re-run are an integrator's (403)."""
-    client, doc = await _recognised(core, oidc, provider, sessions)
-    analyst = _as(provider, "analyst", sub="analyst-7")
+    client, doc = await recognised(core, oidc, provider, sessions)
+    analyst = bearer(provider, "analyst", sub="analyst-7")
     for url in ("/ui/files", f"/ui/files/{doc.file_id}", doc.page):
         assert (await client.get(url, headers=analyst)).status_code == 200, url
     saved = await client.post(
@@ -211,13 +189,13 @@ async def test_an_upload_is_refused_before_its_body_is_read(
         assert _next_of(response.headers["location"]) == "/ui/files"
     analyst = _Body(8 * 1024 * 1024)
     response = await client.post(
-        path, content=analyst, headers={**analyst.headers, **_as(provider, "analyst")}
+        path, content=analyst, headers={**analyst.headers, **bearer(provider, "analyst")}
     )
     assert response.status_code == 403
     assert analyst.sent == 0
     integrator = _Body(64 * 1024)
     response = await client.post(
-        path, content=integrator, headers={**integrator.headers, **_as(provider, "integrator")}
+        path, content=integrator, headers={**integrator.headers, **bearer(provider, "integrator")}
     )
     assert integrator.sent > integrator.size
     assert response.status_code in (201, 415, 422), response.text  # zeros are no PDF

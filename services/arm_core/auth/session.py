@@ -1,0 +1,255 @@
+"""The page's session: its two cookies, and renewing the access token with the refresh token.
+
+The login (login.py) keeps the provider's access token in `arm_ka_token` (path /, until it
+expires) and its refresh token in `arm_ka_refresh` (path /ui: only the pages send it; until the
+provider's `refresh_expires_in`, else for the browser session), both HttpOnly, SameSite=Lax and
+Secure over https. When a page request (never one with an Authorization header) comes with a
+refresh cookie and an access cookie that is missing (the browser dropped it at its expiry),
+refused, or valid for less than `RENEW_AHEAD_SECONDS`, the core trades the refresh token at the
+provider's token endpoint (grant_type=refresh_token) and serves the request as the user of the
+new access token; the new cookies go on whatever the request is answered with
+(`SessionCookies`). A refused renewal (a revoked or ended session) clears the refresh cookie and
+the request is refused as before: the page's login redirect.
+
+Renewals are single-flight per process and refresh token: concurrent requests with the same
+refresh token (a page's parallel htmx requests) wait for the one renewal and all take its
+tokens; for `_GRACE_SECONDS` after it, a request still carrying the old refresh token (sent
+before the browser stored the new cookies) takes the same tokens too, so a provider that
+rotates refresh tokens (Keycloak's "Revoke Refresh Token") sees each token traded once.
+Tokens never reach a log line, a repr or an error text; the cache is keyed by their SHA-256.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.principal import Principal
+from services.arm_core.auth.provider import OidcProvider, VerifiedToken
+from services.arm_core.exceptions import Unavailable
+
+__all__ = [
+    "REFRESH_COOKIE",
+    "REFRESH_PATH",
+    "RENEW_AHEAD_SECONDS",
+    "TOKEN_COOKIE",
+    "PageSession",
+    "SessionCookies",
+    "TokenSet",
+    "clear_session",
+    "set_session",
+    "token_set",
+]
+
+TOKEN_COOKIE = "arm_ka_token"
+REFRESH_COOKIE = "arm_ka_refresh"
+# The pages' prefix (services/arm_core/web): the only requests that renew a session.
+REFRESH_PATH = "/ui"
+RENEW_AHEAD_SECONDS = 30.0
+
+# Browsers drop a cookie above 4096 bytes (name and attributes included).
+_MAX_TOKEN_BYTES = 3800
+_GRACE_SECONDS = 30.0
+_RECENT_MAX = 1024
+_PENDING = "arm_ka_session_cookies"  # in scope["state"]
+
+log = logging.getLogger("services.arm_core.auth")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSet:
+    """What the token endpoint answered: the access token, and the refresh token (with its
+    lifetime in seconds) when the provider gave one. The values stay out of the repr."""
+
+    access: str = field(repr=False)
+    refresh: str | None = field(default=None, repr=False)
+    refresh_lifetime: int | None = None
+
+
+def token_set(answer: dict[str, object]) -> TokenSet:
+    """The `TokenSet` of a token endpoint's answer (`OidcProvider.grant`)."""
+    access = answer.get("access_token")
+    assert isinstance(access, str)  # grant() answers only with one
+    refresh = answer.get("refresh_token")
+    lifetime = answer.get("refresh_expires_in")
+    return TokenSet(
+        access,
+        refresh if isinstance(refresh, str) and refresh else None,
+        lifetime if isinstance(lifetime, int) and lifetime > 0 else None,
+    )
+
+
+def set_session(
+    response: Response, tokens: TokenSet, verified: VerifiedToken, *, secure: bool
+) -> None:
+    """Put the session's cookies on `response`: the access token until it expires, the
+    refresh token when there is one that fits a cookie. `Unavailable` when the access token
+    does not fit."""
+    if len(tokens.access) > _MAX_TOKEN_BYTES:
+        raise Unavailable("the provider's access token is too large to keep in a cookie")
+    lifetime = int((verified.expires_at - dt.datetime.now(dt.UTC)).total_seconds())
+    response.set_cookie(
+        TOKEN_COOKIE,
+        tokens.access,
+        max_age=max(lifetime, 0),
+        path="/",
+        secure=secure,
+        httponly=True,
+        samesite="lax",
+    )
+    if tokens.refresh is None:
+        return
+    if len(tokens.refresh) > _MAX_TOKEN_BYTES:
+        log.warning(
+            "the provider's refresh token (%d bytes) is too large to keep in a cookie; the "
+            "page logs in again when the access token expires",
+            len(tokens.refresh),
+        )
+        _clear_refresh(response, secure=secure)
+        return
+    response.set_cookie(
+        REFRESH_COOKIE,
+        tokens.refresh,
+        max_age=tokens.refresh_lifetime,
+        path=REFRESH_PATH,
+        secure=secure,
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def clear_session(response: Response, *, secure: bool) -> None:
+    """Expire both cookies (the logout)."""
+    response.delete_cookie(TOKEN_COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+    _clear_refresh(response, secure=secure)
+
+
+def _clear_refresh(response: Response, *, secure: bool) -> None:
+    response.delete_cookie(
+        REFRESH_COOKIE, path=REFRESH_PATH, secure=secure, httponly=True, samesite="lax"
+    )
+
+
+def _pend(request: HTTPConnection, response: Response) -> None:
+    """Keep the Set-Cookie headers of `response` for the request's real answer."""
+    headers = [(k, v) for k, v in response.raw_headers if k == b"set-cookie"]
+    request.state.arm_ka_session_cookies = headers  # read back by SessionCookies
+
+
+@dataclass(frozen=True, slots=True)
+class _Renewed:
+    tokens: TokenSet
+    verified: VerifiedToken
+
+
+class PageSession:
+    """Renews the page's access token with its refresh token (single-flight, see above)."""
+
+    def __init__(self, provider: OidcProvider) -> None:
+        self.provider = provider
+        self._inflight: dict[str, asyncio.Task[_Renewed]] = {}
+        self._recent: dict[str, tuple[float, _Renewed]] = {}
+
+    def __repr__(self) -> str:
+        return f"PageSession(provider={self.provider!r})"
+
+    async def principal(
+        self, request: HTTPConnection, access: str | None, refresh: str
+    ) -> Principal:
+        """Who the page's `request` acts as: the access cookie's user while it is valid for a
+        while yet, else the user of the renewed token (its cookies pending on the answer)."""
+        current: VerifiedToken | None = None
+        if access:
+            try:
+                current = await self.provider.verify(access)
+            except NotAuthenticated:
+                current = None
+            if current is not None and _seconds_left(current) > RENEW_AHEAD_SECONDS:
+                return current.principal
+        secure = request.url.scheme == "https"
+        try:
+            renewed = await self._renewed(refresh)
+        except NotAuthenticated:
+            cleared = Response()
+            _clear_refresh(cleared, secure=secure)
+            _pend(request, cleared)
+            if current is not None:
+                return current.principal
+            raise
+        except Unavailable:
+            if current is not None:
+                return current.principal
+            raise
+        cookies = Response()
+        set_session(cookies, renewed.tokens, renewed.verified, secure=secure)
+        _pend(request, cookies)
+        return renewed.verified.principal
+
+    async def _renewed(self, refresh: str) -> _Renewed:
+        key = hashlib.sha256(refresh.encode()).hexdigest()
+        now = time.monotonic()
+        recent = self._recent.get(key)
+        if recent is not None and recent[0] > now:
+            return recent[1]
+        task = self._inflight.get(key)
+        if task is None:
+            task = asyncio.create_task(self._renew(refresh))
+            self._inflight[key] = task
+            task.add_done_callback(lambda done: self._settled(key, done))
+        # A waiter that goes away (a client gone) leaves the renewal to the others.
+        return await asyncio.shield(task)
+
+    def _settled(self, key: str, task: asyncio.Task[_Renewed]) -> None:
+        self._inflight.pop(key, None)
+        if task.cancelled() or task.exception() is not None:
+            return
+        now = time.monotonic()
+        self._recent = {k: v for k, v in self._recent.items() if v[0] > now}
+        while len(self._recent) >= _RECENT_MAX:
+            del self._recent[next(iter(self._recent))]
+        self._recent[key] = (now + _GRACE_SECONDS, task.result())
+
+    async def _renew(self, refresh: str) -> _Renewed:
+        answer = await self.provider.grant(
+            {"grant_type": "refresh_token", "refresh_token": refresh},
+            what="the renewal of the session",
+        )
+        tokens = token_set(answer)
+        verified = await self.provider.verify(tokens.access)
+        log.info("renewed the page session of %s at the provider", verified.principal.subject)
+        return _Renewed(tokens, verified)
+
+
+def _seconds_left(verified: VerifiedToken) -> float:
+    return (verified.expires_at - dt.datetime.now(dt.UTC)).total_seconds()
+
+
+class SessionCookies:
+    """The ASGI middleware that adds a renewal's cookies (or the refresh cookie's clearing)
+    to the request's answer, whichever layer answers it: the route, a refusal, the guard."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookies(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                pending = scope.get("state", {}).get(_PENDING)
+                if pending:
+                    message = {**message, "headers": [*message.get("headers", []), *pending]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookies)
