@@ -18,6 +18,7 @@ from services.arm_core.db.documents import (
     StatementLine,
     StatementValue,
 )
+from services.contract.osv_row import OSV_ROW_FIELDS, OSV_ROW_OPEN_MAP
 
 __all__ = [
     "COLUMN",
@@ -109,24 +110,7 @@ VALUE = Fields(
         "needs_review",
     )
 )
-OSV_ROW = Fields(
-    (
-        "row_index",
-        "ref",
-        "level",
-        "kind",
-        "account",
-        "name",
-        "inn",
-        "opening_debit",
-        "opening_credit",
-        "turnover_debit",
-        "turnover_credit",
-        "closing_debit",
-        "closing_credit",
-    ),
-    ("extra",),
-)
+OSV_ROW = Fields(OSV_ROW_FIELDS, (OSV_ROW_OPEN_MAP,))  # one column per contract field
 ISSUE = Fields(("code", "severity", "message"), ("line_refs", "column_index", "field"))
 
 _OF_TABLE: dict[type, Fields] = {

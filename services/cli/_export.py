@@ -18,6 +18,7 @@ from typing import Any
 from openpyxl import Workbook
 
 from services.cli._summary import failed_checks
+from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 
 __all__ = ["INDEX_COLUMNS", "OSV_COLUMNS", "ExportedFile", "export_workbook"]
 
@@ -34,22 +35,14 @@ INDEX_COLUMNS = (
     "failed_check_list",
     "sheet",
 )
-OSV_COLUMNS = (
+# The row's key in the result file (`ref`) is left off the sheet, as it always was; every
+# other field of the contract's row is a column.
+_NOT_EXPORTED = frozenset({"ref"})
+OSV_COLUMNS: tuple[str, ...] = (
     "file",
-    "row_index",
-    "level",
-    "kind",
-    "account",
-    "name",
-    "inn",
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
+    *(field for field in OSV_ROW_FIELDS if field not in _NOT_EXPORTED),
 )
-_AMOUNTS = frozenset(OSV_COLUMNS[7:])
+_AMOUNTS = frozenset(OSV_SUM_FIELDS)
 
 ExportedFile = tuple[str, str, Mapping[str, Any]]
 """(file name, file type, its result file or error body)."""

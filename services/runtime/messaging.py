@@ -138,6 +138,12 @@ class PublishRetryMiddleware(BaseMiddleware):
         raise PublishGaveUp(subject, mid, attempts, type(last).__name__) from None
 
 
+def _retrieved(task: asyncio.Future[None]) -> None:
+    """A confirm's flush that ended after its publish gave up on it: nothing to report."""
+    if not task.cancelled():
+        task.exception()
+
+
 def build_broker(
     settings: Settings,
     *,
@@ -154,6 +160,9 @@ def build_broker(
     """
     holder: list[NatsBroker] = []
     confirm_timeout = settings.publish_confirm_timeout_seconds
+    # nats-py's own wait for a PONG must outlast the stale-connection PINGs (the third unanswered
+    # one reconnects, which forgets the PONGs awaited): see `confirm`.
+    pong_timeout = max(confirm_timeout, 3.0 * settings.nats_ping_interval_seconds)
 
     async def confirm() -> None:
         # The broker is built below, before any publish can run. While the client reconnects,
@@ -161,7 +170,16 @@ def build_broker(
         client = holder[0].connection
         if not client.is_connected:
             raise nats.errors.ConnectionReconnectingError
-        await client.flush(timeout=confirm_timeout)  # type: ignore[arg-type]
+        # nats-py writes a flush's PING straight to the socket, ahead of the PUB its flusher
+        # task has not written yet: one turn of the loop lets the flusher write it first, so
+        # the PONG answers a PING that followed the message.
+        await asyncio.sleep(0)
+        # Our time-out must not cancel nats-py's wait: a cancelled PONG future stays queued,
+        # and the late PONG then kills the client's read loop (connected, deaf). The shielded
+        # flush ends with its PONG (or its own, longer time-out).
+        pong = asyncio.ensure_future(client.flush(timeout=pong_timeout))  # type: ignore[arg-type]
+        pong.add_done_callback(_retrieved)
+        await asyncio.wait_for(asyncio.shield(pong), confirm_timeout)
 
     middleware = partial(
         PublishRetryMiddleware,

@@ -275,7 +275,7 @@ class Settings(BaseSettings):
         2 * 1024 * 1024, ge=0, validation_alias=plain_env("NATS_RECONNECT_BUFFER_BYTES")
     )
     nats_ping_interval_seconds: int = Field(
-        120, ge=1, validation_alias=plain_env("NATS_PING_INTERVAL_SECONDS")
+        20, ge=1, validation_alias=plain_env("NATS_PING_INTERVAL_SECONDS")
     )
 
     @field_validator("nats_max_reconnect_attempts")

@@ -148,6 +148,9 @@ async def listen(nats_url: str) -> AsyncIterator[Callable[[str], Awaitable[_Inbo
     async def subscribe(subject: str) -> _Inbox:
         inbox = _Inbox()
         await client.subscribe(subject, cb=inbox.receive)
+        # two round trips: nats-py's flush PING may overtake the buffered SUB (the first lets
+        # the SUB out; the second PING follows it), so the server has it before any publish
+        await client.flush()
         await client.flush()
         return inbox
 

@@ -13,12 +13,12 @@ from services.runtime.settings import Settings, SettingsError, load_settings
 
 
 def test_reconnect_defaults_are_the_documented_ones() -> None:
-    """Never give up, 0.5 s before a server is retried, 2 MiB buffer, PING every 120 s."""
+    """Never give up, 0.5 s before a server is retried, 2 MiB buffer, PING every 20 s."""
     settings = load_settings()
     assert settings.nats_max_reconnect_attempts == -1
     assert settings.nats_reconnect_wait_seconds == 0.5
     assert settings.nats_reconnect_buffer_bytes == 2 * 1024 * 1024
-    assert settings.nats_ping_interval_seconds == 120
+    assert settings.nats_ping_interval_seconds == 20
 
 
 def test_reconnect_settings_come_from_their_plain_names(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -108,16 +108,21 @@ def test_a_clean_code_no_form_prints_is_read_again() -> None:
 
 def test_words_of_one_printed_line_keep_their_order_whatever_their_box_heights() -> None:
     """«117» with a short box and «750» with a tall one print on one line: the cell reads
-    «117 750», never «750 117» (an amount's digit groups must not swap)."""
+    «117 750», never «750 117» (an amount's digit groups must not swap). The boxes' centres
+    lie more than half a line apart, so the page's lines (by centre) put «750» on a line of
+    its own above «117»; only reading the cell by printed line (boxes that overlap), then
+    left to right, puts them back in order."""
     words, rules, hrules = _ruled_ofr("2110")
     words = [
         PlacedWord(w.text, w.x0, w.x1, w.top + 6, w.top + 14, w.confidence)
         if w.text == "117"
-        else PlacedWord(w.text, w.x0, w.x1, w.top - 14, w.top + 14, w.confidence)
+        else PlacedWord(w.text, w.x0, w.x1, w.top - 20, w.top + 14, w.confidence)
         if w.text == "750"
         else w
         for w in words
     ]
+    centre = {w.text: (w.top + w.bottom) / 2 for w in words if w.text in {"117", "750"}}
+    assert centre["117"] - centre["750"] > _LINE / 2  # apart as the page's lines see them
     assert _cells(layout_page(words, 1, rules, hrules))["2115"][1] == "117 750"
 
 

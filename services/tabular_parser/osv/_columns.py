@@ -24,6 +24,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
+from services.contract.osv_row import OSV_SUM_FIELDS
 from services.excel.model import CellRange, CellValue, Sheet, column_letters
 
 from ._accounts import account_code
@@ -31,14 +32,7 @@ from ._cells import cell_text
 
 __all__ = ["SUM_FIELDS", "Column", "Layout", "find_layout", "layout_at"]
 
-SUM_FIELDS = (
-    "opening_debit",
-    "opening_credit",
-    "turnover_debit",
-    "turnover_credit",
-    "closing_debit",
-    "closing_credit",
-)
+SUM_FIELDS = OSV_SUM_FIELDS  # the contract row's six sums, in its order
 _GROUPS = (
     re.compile(r"сальдо\s+на\s+начало|начальн\w*\s+сальдо|входящ\w*\s+сальдо", re.IGNORECASE),
     re.compile(r"оборот", re.IGNORECASE),

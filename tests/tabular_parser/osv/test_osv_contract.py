@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
 
+from services.contract.models.result_v2 import OsvRow
 from services.excel.model import CellRange, Sheet
+from services.tabular_parser.osv._columns import SUM_FIELDS
 
 from ._builder import osv_sheet
 from ._fixtures import BY_ACCOUNT_ROWS, BY_ACCOUNT_TOTAL, GENERAL_ROWS, GENERAL_TOTAL
@@ -145,3 +147,16 @@ def test_header_rows_at_the_very_end_of_the_sheet_do_not_raise() -> None:
     [result] = recognize_osv(built.sheet)
     assert result.document["rows"] == []
     assert [w["code"] for w in result.document["warnings"]] == ["OSV_NO_TOTAL"]
+
+
+def test_sum_fields_are_the_money_fields_of_the_contract_row_in_its_order() -> None:
+    """The parser's six sums are exactly the row's fields the schema types as money strings
+    (a pattern), in the model's order: the order the parser fills and checks them in."""
+    properties = OsvRow.model_json_schema()["properties"]
+    money = tuple(
+        name
+        for name, spec in properties.items()
+        if any("pattern" in alt for alt in spec.get("anyOf", [spec]))
+    )
+    assert len(money) == 6
+    assert money == SUM_FIELDS

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -21,6 +20,7 @@ from nats.aio.msg import Msg
 from services.contract import Kind
 from services.devstack.embedded import start_tcp_proxy
 from services.runtime.recognizer import Job, Recognition
+from services.runtime.service import service_backlog
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.tabular_parser.app import create_app
@@ -90,6 +90,19 @@ async def started(recognizer: StubRecognizer, watcher: Watcher, app: AsgiFastStr
         raise AssertionError(msg) from None
 
 
+async def round_trip(nc: NatsClient) -> None:
+    """Until the server has read everything `nc` wrote so far (a SUB, a PUB).
+
+    One flush does not prove it: nats-py writes the flush's PING straight to the socket, ahead
+    of the commands still in its buffer (those go out on the flusher task's next turn), so the
+    PONG can come back before the server has seen a SUB just made, and a request published
+    then is lost (core NATS). The first round trip lets the flusher run; the second PING goes
+    out behind what it wrote.
+    """
+    await nc.flush()
+    await nc.flush()
+
+
 @asynccontextmanager
 async def client(url: str) -> AsyncIterator[NatsClient]:
     nc = await nats.connect(url)
@@ -103,7 +116,7 @@ async def client(url: str) -> AsyncIterator[NatsClient]:
 async def watching(nc: NatsClient, subject: str) -> AsyncIterator[Watcher]:
     watcher = Watcher()
     sub = await nc.subscribe(subject, cb=watcher.on_message)
-    await nc.flush()
+    await round_trip(nc)
     try:
         yield watcher
     finally:
@@ -114,7 +127,7 @@ async def watching(nc: NatsClient, subject: str) -> AsyncIterator[Watcher]:
 async def running(app: AsgiFastStream) -> AsyncIterator[AsgiFastStream]:
     """The app started for real (broker connected to the server)."""
     async with TestApp(app):
-        await app.broker.connection.flush()  # type: ignore[union-attr]  # SUB reached the server
+        await round_trip(app.broker.connection)  # type: ignore[union-attr]  # SUB on the server
         yield app
 
 
@@ -280,8 +293,10 @@ async def test_a_request_is_acked_at_once_while_every_job_slot_is_busy(
     nats_url: str, s3_settings: S3Settings, s3: S3Storage, bucket: str
 ) -> None:
     """JOBS_IN_FLIGHT = 2 and two files stuck in recognition: a third valid request is acked
-    within a second over the real server (issue 16: it used to wait, unacked,
-    for a free slot); it is recognised once a slot frees, and every job gets its result."""
+    over the real server while both slots are still held (issue 16: it used to wait, unacked,
+    for a free slot, so its ack could not come before the gate opens); it is recognised once
+    a slot frees, and every job gets its result. How fast the ack comes is a benchmark's
+    matter (benchmarks/), not this test's."""
     settings = tabular_settings(s3_settings, nats_url=nats_url, jobs_in_flight=2)
     gate = asyncio.Event()
     recognizer = StubRecognizer(gate=gate)
@@ -297,11 +312,10 @@ async def test_a_request_is_acked_at_once_while_every_job_slot_is_busy(
             await publish_request(nc, subject, request)
         await watcher.wait_for(lambda w: len(w.messages) >= 2)
         await asyncio.wait_for(recognizer.wait_for_calls(2), WAIT)
-        sent = time.monotonic()
         await publish_request(nc, subject, fresh)
         await watcher.wait_for(lambda w: f"ack:{fresh['job_id']}:1" in w.ids())
-        ack_seconds = time.monotonic() - sent
-        assert ack_seconds < 1.0, f"the ack took {ack_seconds:.3f} s"
+        assert not gate.is_set()
+        assert service_backlog(app).busy == 2  # both slots still held when the ack came
         assert not any(mid and mid.startswith("result:") for mid in watcher.ids())
         assert len(recognizer.calls) == 2  # the third waits for a slot
         gate.set()
@@ -312,11 +326,28 @@ async def test_a_request_is_acked_at_once_while_every_job_slot_is_busy(
     assert len(recognizer.calls) == 3
 
 
+def _open_when_closing(app: AsgiFastStream, gate: asyncio.Event, mp: pytest.MonkeyPatch) -> None:
+    """Opens `gate` when the service's shutdown closes its backlog (before the grace period)."""
+    backlog = service_backlog(app)
+    close = backlog.close
+
+    async def closing(grace_seconds: float) -> list[Any]:
+        gate.set()
+        return await close(grace_seconds)
+
+    mp.setattr(backlog, "close", closing)
+
+
 async def test_shutdown_lets_a_job_in_flight_finish(
-    nats_url: str, s3_settings: S3Settings, s3: S3Storage, bucket: str
+    nats_url: str,
+    s3_settings: S3Settings,
+    s3: S3Storage,
+    bucket: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Graceful shutdown (what SIGTERM triggers): a job in flight finishing within
-    GRACEFUL_TIMEOUT_SECONDS still publishes its result before the service stops."""
+    GRACEFUL_TIMEOUT_SECONDS still publishes its result before the service stops. The job is
+    let go only once the shutdown has begun, so it did not simply finish before it."""
     settings = tabular_settings(s3_settings, nats_url=nats_url, graceful_timeout_seconds=20.0)
     gate = asyncio.Event()
     recognizer = StubRecognizer(gate=gate)
@@ -326,7 +357,7 @@ async def test_shutdown_lets_a_job_in_flight_finish(
         async with running(app):
             await publish_request(nc, settings.nats.nats_tabular_request_subject, request)
             await started(recognizer, watcher, app)
-            asyncio.get_running_loop().call_later(0.3, gate.set)
+            _open_when_closing(app, gate, monkeypatch)
         # leaving `running` stopped the app: it waited for the job
         await watcher.wait_for(lambda w: len(w.messages) >= 2)
     assert watcher.ids() == [f"ack:{request['job_id']}:1", f"result:{request['job_id']}:1"]
@@ -350,7 +381,10 @@ async def test_shutdown_abandons_a_job_past_the_graceful_timeout_with_a_log_line
         async with running(app):
             await publish_request(nc, settings.nats.nats_tabular_request_subject, request)
             await started(recognizer, watcher, app)
-        await nc.flush()
+            await watcher.wait_for(lambda w: f"ack:{request['job_id']}:1" in w.ids())
+        # the app is closed: what it published is on the server; one more round trip on the
+        # watcher's connection and any result would have arrived
+        await round_trip(nc)
     assert watcher.ids() == [f"ack:{request['job_id']}:1"]
     abandoned = [r for r in caplog.records if "abandoned" in r.getMessage()]
     assert len(abandoned) == 1
