@@ -205,11 +205,14 @@ def _job_id(text: str) -> str:
 
 
 def _parse(args: argparse.Namespace) -> int:
-    """`arm-ka parse`, with no cyclic garbage collection in this process: it imports, reads and
-    waits for its workers, making next to no garbage cycles, and the collector's passes over
-    every imported module's objects would only add to the fixed cost (issue 17.8)."""
+    """`arm-ka parse`; of one file, with no cyclic garbage collection in this process: it
+    imports, reads and waits for its one worker, making next to no garbage cycles, and the
+    collector's passes over every imported module's objects would only add to the fixed cost
+    (issue 17.8). A batch collects as usual: it may run for hours over many files."""
+    one_file = len(args.files) == 1 and not args.files[0].is_dir()
     collecting = gc.isenabled()
-    gc.disable()
+    if one_file:
+        gc.disable()
     try:
         return _parse_files(args)
     finally:
