@@ -19,7 +19,7 @@ is read all the same (the mapper passes on only the contract's fields).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from services.arm_statements import (
@@ -56,7 +56,7 @@ _DIGIT_LOOKALIKES = str.maketrans(
 )
 
 _TOKEN = r"(\S+)"
-_KPP_LENGTHS = frozenset({9})
+_KPP_LENGTHS = (9,)
 _KPP_LABEL = re.compile(r"(?<![а-я])кпп(?![а-я])")
 _YEAR_PERIODS = frozenset({"34", "94"})
 _LETTERS = re.compile(r"[а-яa-z]{3}")
@@ -104,19 +104,22 @@ def _span(line: TextLine, start: int, end: int) -> tuple[str, float]:
     return " ".join(words), confidence
 
 
-def _comb_cells(text: str, lengths: frozenset[int], inn: bool) -> tuple[str, bool] | None:
+def _comb_cells(text: str, lengths: Collection[int], inn: bool) -> tuple[str, bool] | None:
     """The digits of the comb cells `text` starts with: the longest run of its whole words
-    that makes one of `lengths` (an ИНН's checksum holding), and whether more digits follow
-    it unseparated; None when no run does."""
+    that makes one of `lengths` (an ИНН's checksum holding), and whether it is doubtful — the
+    digit words run on, for a КПП at all, for an ИНН to another ИНН length (a 12-digit ИНН
+    with a misread digit whose first ten happen to check); None when no run does."""
     joined, best = "", None
-    words = text.split()
-    for at, word in enumerate(words):
+    for word in text.split():
         if not word.isdigit():
             break
         joined += word
         if len(joined) in lengths and (not inn or inn_checksum_ok(joined)):
-            best = joined, at + 1 < len(words) and words[at + 1].isdigit()
-    return best
+            best = joined
+    if best is None:
+        return None
+    longer = len(joined) > len(best) and (not inn or len(joined) in lengths)
+    return best, longer
 
 
 def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
@@ -126,7 +129,7 @@ def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
     if name == "inn":
         cells = _comb_cells(repaired, INN_LENGTHS, inn=True)
         if cells is not None:
-            return HeaderField(cells[0], text, confidence, review)
+            return HeaderField(cells[0], text, confidence, review or cells[1])
         if len(digits) not in INN_LENGTHS:
             return HeaderField(None, text, confidence, True)
         return HeaderField(digits, text, confidence, review or not inn_checksum_ok(digits))
@@ -243,7 +246,8 @@ def _inn_beside_kpp(lines: list[TextLine]) -> HeaderField | None:
                     length += len(word.text)
                 confidence = min(w.confidence for w in used)
                 text = " ".join(w.text for w in used)
-                return HeaderField(cells[0], text, confidence, confidence < REVIEW_BELOW)
+                low = confidence < REVIEW_BELOW or cells[1]
+                return HeaderField(cells[0], text, confidence, low)
     return None
 
 

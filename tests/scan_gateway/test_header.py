@@ -73,9 +73,11 @@ def test_comb_cell_inn_and_kpp_are_read(text: str, inn: str, kpp: str | None) ->
     assert found.get("kpp", (None, False)) == (kpp, False)
 
 
-def test_kpp_running_into_more_digits_goes_to_review() -> None:
-    """Nine comb cells followed by more digits: which nine are the КПП is a guess (review)."""
+def test_comb_running_on_goes_to_review() -> None:
+    """Nine comb cells followed by more digits: which nine are the КПП is a guess; twelve
+    cells whose first ten make a valid ИНН but all twelve do not: one of them is misread."""
     assert _read("КПП 7 7 5 1 0 1 0 0 1 0 0 1")["kpp"] == ("775101001", True)
+    assert _read("ИНН 7 7 5 1 1 8 8 2 4 6 1 2")["inn"] == ("7751188246", True)
 
 
 @pytest.mark.parametrize(
