@@ -63,8 +63,10 @@ _LETTERS = re.compile(r"[а-яa-z]{3}")
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("okud", re.compile(r"окуд\s*:?\s*" + _TOKEN)),
     ("okpo", re.compile(r"окпо\s*:?\s*" + _TOKEN)),
-    ("okopf", re.compile(r"окопф\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
+    # a tax-office form: «Организационно-правовая форма (по ОКОПФ) 70401», «… (по ОКФС) 50»
+    ("okopf", re.compile(r"окопф\)?\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
     ("okfs", re.compile(r"окопф\s*/\s*окфс\s*:?\s*\S+\s*/?\s*" + _TOKEN)),
+    ("okfs", re.compile(r"(?<!/)(?<!/\s)окфс\)\s*:?\s*" + _TOKEN)),
     ("okei", re.compile(r"океи\)?\s*:?\s*" + _TOKEN)),
     # a tax-office form spaces the ИНН into comb cells («775 1188246»), OCR drops an «н»
     ("inn", re.compile(r"(?<![а-я])инн?\s*:?\s*(\d[\d ]*\d)(?!\d)")),

@@ -109,6 +109,18 @@ def test_inn_beside_kpp_read_unsurely_goes_to_review() -> None:
     assert (found.value, found.confidence, found.review) == ("7751188246", 70, True)
 
 
+def test_tax_office_okopf_and_okfs_rows_are_read() -> None:
+    """A tax-office cover's «Коды» rows, the caption in one cell and the code in the next:
+    «Организационно-правовая форма (по ОКОПФ) | 70401», «Форма собственности (по ОКФС) | 50»
+    (the code, not the caption's letters read as digits)."""
+    rows = [
+        TextLine((Word("Организационно-правовая форма (по ОКОПФ)", 92), Word("70401", 100))),
+        TextLine((Word("Форма собственности (по ОКФС)", 92), Word("50", 100))),
+    ]
+    found = {k: (v.value, v.review) for k, v in read_header(rows).items()}
+    assert found == {"okopf": ("70401", False), "okfs": ("50", False)}
+
+
 def test_address_caption_alone_is_no_address() -> None:
     """«Местонахождение (адрес)» with the address in the cells below gives no address, not
     the caption «(адрес)» as one; an address on the label's line is read."""
