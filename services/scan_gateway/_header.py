@@ -69,8 +69,9 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("okfs", re.compile(r"(?<!/)(?<!/\s)окфс\)\s*:?\s*" + _TOKEN)),
     ("okei", re.compile(r"океи\)?\s*:?\s*" + _TOKEN)),
     # a tax-office form spaces the ИНН into comb cells («775 1188246»), OCR drops an «н»
-    ("inn", re.compile(r"(?<![а-я])инн?\s*:?\s*(\d[\d ]*\d)(?!\d)")),
-    ("kpp", re.compile(r"(?<![а-я])кпп\s*:?\s*(\d[\d ]*\d)(?!\d)")),
+    ("inn", re.compile(r"(?<![а-я])инн?(?:\s*/\s*кпп)?\s*:?\s*(\d[\d ]*\d)(?!\d)")),
+    ("kpp", re.compile(r"инн\s*/\s*кпп\s*:?\s*\d+\s*/\s*(\d[\d ]*\d)(?!\d)")),
+    ("kpp", re.compile(r"(?<![а-я/])кпп\s*:?\s*(\d[\d ]*\d)(?!\d)")),
     (
         "report_date",
         re.compile(r"дата\s*(?:\(число,?\s*месяц,?\s*год\))?\s*:?\s*(\d\S*(?:\s+\d\S*){0,2})"),
@@ -128,15 +129,15 @@ def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
     repaired = text.translate(_DIGIT_LOOKALIKES)
     digits = code_digits(repaired)
     review = confidence < REVIEW_BELOW or repaired != text or not digits
-    if name == "inn":
-        cells = _comb_cells(repaired, INN_LENGTHS, inn=True)
+    if name == "inn":  # «ИНН/КПП 7751188246/775101001»: the ИНН is before the slash
+        cells = _comb_cells(repaired.split("/", 1)[0], INN_LENGTHS, inn=True)
         if cells is not None:
             return HeaderField(cells[0], text, confidence, review or cells[1])
         if len(digits) not in INN_LENGTHS:
             return HeaderField(None, text, confidence, True)
         return HeaderField(digits, text, confidence, review or not inn_checksum_ok(digits))
     if name == "kpp":
-        cells = _comb_cells(repaired, _KPP_LENGTHS, inn=False)
+        cells = _comb_cells(repaired.rsplit("/", 1)[-1], _KPP_LENGTHS, inn=False)
         if cells is None:
             return HeaderField(None, text, confidence, True)
         return HeaderField(cells[0], text, confidence, review or cells[1])
@@ -230,10 +231,8 @@ def _inn_beside_kpp(lines: list[TextLine]) -> HeaderField | None:
         )
         if label is None:
             continue
-        candidates = [
-            line.words[:label],
-            *(above.words for above in lines[max(at - 3, 0) : at][::-1]),
-        ]
+        above = [a for a in lines[max(at - 3, 0) : at][::-1] if "аудитор" not in a.text.lower()]
+        candidates = [line.words[:label], *(a.words for a in above)]
         for words in candidates:
             for start in range(len(words)):
                 run = list(words[start:])

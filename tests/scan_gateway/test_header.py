@@ -62,12 +62,14 @@ def test_spaced_inn_is_joined_and_checksummed() -> None:
         ("ИНН 775 1188246 КПП 775 101001 Стр. 001", "7751188246", "775101001"),
         ("ИНН 775 1188246 001", "7751188246", None),
         ("ИНН 5 0 0 1 0 0 7 3 2 2 5 9", "500100732259", None),
+        ("ИНН/КПП 7751188246/775101001", "7751188246", "775101001"),
     ],
-    ids=["one-digit-a-cell", "a-few-digits-a-word", "page-number-after", "twelve-cells"],
+    ids=["one-digit-a-cell", "a-few-digits-a-word", "page-number-after", "twelve-cells", "slash"],
 )
 def test_comb_cell_inn_and_kpp_are_read(text: str, inn: str, kpp: str | None) -> None:
     """ИНН and КПП of a tax-office blank, one digit a comb cell or a few a word, are their
-    cells' digits, and a page number printed after them («Стр. 001») stays out."""
+    cells' digits, and a page number printed after them («Стр. 001») stays out; «ИНН/КПП
+    a/b» gives the ИНН before the slash, the КПП after it."""
     found = _read(text)
     assert found["inn"] == (inn, False)
     assert found.get("kpp", (None, False)) == (kpp, False)
