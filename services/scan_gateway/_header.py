@@ -32,7 +32,7 @@ from services.arm_statements import (
     units_for_okei,
 )
 from services.arm_statements.document import REVIEW_BELOW
-from services.scan_gateway.resultset import TextLine
+from services.scan_gateway.resultset import TextLine, Word
 
 __all__ = ["REVIEW_BELOW", "HeaderField", "read_header"]
 
@@ -232,23 +232,27 @@ def _inn_beside_kpp(lines: list[TextLine]) -> HeaderField | None:
         if label is None:
             continue
         above = [a for a in lines[max(at - 3, 0) : at][::-1] if "аудитор" not in a.text.lower()]
-        candidates = [line.words[:label], *(a.words for a in above)]
-        for words in candidates:
-            for start in range(len(words)):
-                run = list(words[start:])
-                cells = _comb_cells(" ".join(w.text for w in run), INN_LENGTHS, inn=True)
-                if cells is None or (start > 0 and words[start - 1].text.isdigit()):
-                    continue
-                used, length = [], 0
-                for word in run:
-                    if length == len(cells[0]):
-                        break
-                    used.append(word)
-                    length += len(word.text)
-                confidence = min(w.confidence for w in used)
-                text = " ".join(w.text for w in used)
-                low = confidence < REVIEW_BELOW or cells[1]
-                return HeaderField(cells[0], text, confidence, low)
+        for words in (line.words[:label], *(a.words for a in above)):
+            if (found := _unlabelled_inn(words)) is not None:
+                return found
+    return None
+
+
+def _unlabelled_inn(words: tuple[Word, ...]) -> HeaderField | None:
+    """The first run of whole digit words in `words` that makes a checked ИНН, with the
+    lowest confidence of the words it takes."""
+    for start in range(len(words)):
+        if start > 0 and words[start - 1].text.isdigit():
+            continue  # a run starts after a word that is no digits
+        cells = _comb_cells(" ".join(w.text for w in words[start:]), INN_LENGTHS, inn=True)
+        if cells is None:
+            continue
+        used: list[Word] = []
+        while sum(len(w.text) for w in used) < len(cells[0]):
+            used.append(words[start + len(used)])
+        confidence = min(w.confidence for w in used)
+        text = " ".join(w.text for w in used)
+        return HeaderField(cells[0], text, confidence, confidence < REVIEW_BELOW or cells[1])
     return None
 
 
