@@ -1,4 +1,4 @@
-"""The form's header from OCR text lines: organisation, ИНН, date, units and the «Коды».
+"""The form's header from OCR text lines: organisation, ИНН, КПП, date, units and the «Коды».
 
 Each field is found by its printed label in a line of words; its text is what the words under
 the match print, its confidence the lowest of those words'. Codes and ИНН are digits: OCR
@@ -7,12 +7,19 @@ a failed ИНН checksum puts the field in `needs_review_fields`. A line about t
 gives the organisation's fields. A tax-office form prints no «Дата» and no «Организация»: its
 reporting year and period code give the report date, and the comb-cell lines above
 «(наименование организации)» the organisation. Units and ОКЕИ are checked against each other.
+
+ИНН and КПП printed in comb cells come one digit or a few a word («7 7 5 1 1 8 8 2 4 6»,
+«775 1188246»): the cells are the whole words after the label that make a valid length (an
+ИНН's checksum holding), so a page number «001» after them stays out. The small «ИНН» label of a
+tax-office blank is often unreadable («Ш»): an ИНН is then the run of digit words just above
+(or before) the «КПП» label whose checksum holds. КПП has no field in the contract's header; it
+is read all the same (the mapper passes on only the contract's fields).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from services.arm_statements import (
@@ -25,7 +32,7 @@ from services.arm_statements import (
     units_for_okei,
 )
 from services.arm_statements.document import REVIEW_BELOW
-from services.scan_gateway.resultset import TextLine
+from services.scan_gateway.resultset import TextLine, Word
 
 __all__ = ["REVIEW_BELOW", "HeaderField", "read_header"]
 
@@ -49,16 +56,22 @@ _DIGIT_LOOKALIKES = str.maketrans(
 )
 
 _TOKEN = r"(\S+)"
+_KPP_LENGTHS = (9,)
+_KPP_LABEL = re.compile(r"(?<![а-я])кпп(?![а-я])")
 _YEAR_PERIODS = frozenset({"34", "94"})
 _LETTERS = re.compile(r"[а-яa-z]{3}")
 _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("okud", re.compile(r"окуд\s*:?\s*" + _TOKEN)),
     ("okpo", re.compile(r"окпо\s*:?\s*" + _TOKEN)),
-    ("okopf", re.compile(r"окопф\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
+    # a tax-office form: «Организационно-правовая форма (по ОКОПФ) 70401», «… (по ОКФС) 50»
+    ("okopf", re.compile(r"окопф\)?\s*(?:/\s*окфс\s*)?:?\s*" + _TOKEN)),
     ("okfs", re.compile(r"окопф\s*/\s*окфс\s*:?\s*\S+\s*/?\s*" + _TOKEN)),
+    ("okfs", re.compile(r"(?<!/)(?<!/\s)окфс\)\s*:?\s*" + _TOKEN)),
     ("okei", re.compile(r"океи\)?\s*:?\s*" + _TOKEN)),
     # a tax-office form spaces the ИНН into comb cells («775 1188246»), OCR drops an «н»
-    ("inn", re.compile(r"(?<![а-я])инн?\s*:?\s*(\d[\d ]{8,14}\d)(?!\d)")),
+    ("inn", re.compile(r"(?<![а-я])инн?(?:\s*/\s*кпп)?\s*:?\s*(\d[\d ]*\d)(?!\d)")),
+    ("kpp", re.compile(r"инн\s*/\s*кпп\s*:?\s*\d+\s*/\s*(\d[\d ]*\d)(?!\d)")),
+    ("kpp", re.compile(r"(?<![а-я/])кпп\s*:?\s*(\d[\d ]*\d)(?!\d)")),
     (
         "report_date",
         re.compile(r"дата\s*(?:\(число,?\s*месяц,?\s*год\))?\s*:?\s*(\d\S*(?:\s+\d\S*){0,2})"),
@@ -67,7 +80,8 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("period_code", re.compile(r"отчетный\s+период\s*(?:\(код\))?\S*\s*(\d{2})(?!\d)")),
     ("organization_name", re.compile(r"^организация\s*:?\s*(.+?)(?:\s+по\s+окпо\b.*)?$")),
     ("units", re.compile(r"^единица измерения\s*:?\s*(.+?)(?:\s+по\s+океи\b.*)?$")),
-    ("address", re.compile(r"^местонахождение\s*(?:\(адрес\))?\s*:?\s*(.+)$")),
+    # the caption «(адрес)» alone is no address (the cells under it print one)
+    ("address", re.compile(r"^местонахождение\s*(?:\(адрес\))?\s*:?\s*(?!\(адрес\))(\S.*)$")),
 )
 
 
@@ -93,14 +107,40 @@ def _span(line: TextLine, start: int, end: int) -> tuple[str, float]:
     return " ".join(words), confidence
 
 
+def _comb_cells(text: str, lengths: Collection[int], inn: bool) -> tuple[str, bool] | None:
+    """The digits of the comb cells `text` starts with: the longest run of its whole words
+    that makes one of `lengths` (an ИНН's checksum holding), and whether it is doubtful — the
+    digit words run on, for a КПП at all, for an ИНН to another ИНН length (a 12-digit ИНН
+    with a misread digit whose first ten happen to check); None when no run does."""
+    joined, best = "", None
+    for word in text.split():
+        if not word.isdigit():
+            break
+        joined += word
+        if len(joined) in lengths and (not inn or inn_checksum_ok(joined)):
+            best = joined
+    if best is None:
+        return None
+    longer = len(joined) > len(best) and (not inn or len(joined) in lengths)
+    return best, longer
+
+
 def _digits_field(name: str, text: str, confidence: float) -> HeaderField:
     repaired = text.translate(_DIGIT_LOOKALIKES)
     digits = code_digits(repaired)
     review = confidence < REVIEW_BELOW or repaired != text or not digits
-    if name == "inn":
+    if name == "inn":  # «ИНН/КПП 7751188246/775101001»: the ИНН is before the slash
+        cells = _comb_cells(repaired.split("/", 1)[0], INN_LENGTHS, inn=True)
+        if cells is not None:
+            return HeaderField(cells[0], text, confidence, review or cells[1])
         if len(digits) not in INN_LENGTHS:
             return HeaderField(None, text, confidence, True)
         return HeaderField(digits, text, confidence, review or not inn_checksum_ok(digits))
+    if name == "kpp":
+        cells = _comb_cells(repaired.rsplit("/", 1)[-1], _KPP_LENGTHS, inn=False)
+        if cells is None:
+            return HeaderField(None, text, confidence, True)
+        return HeaderField(cells[0], text, confidence, review or cells[1])
     lengths = CODE_LENGTHS.get(name)
     if lengths is not None and len(digits) not in lengths:
         review = True
@@ -111,7 +151,7 @@ def _field(name: str, text: str, confidence: float) -> HeaderField:
     if name in ("report_year", "period_code"):
         digits = text.translate(_DIGIT_LOOKALIKES)
         return HeaderField(digits if digits.isdigit() else None, text, confidence, False)
-    if name in ("inn", *CODE_LENGTHS):
+    if name in ("inn", "kpp", *CODE_LENGTHS):
         return _digits_field(name, text, confidence)
     low = confidence < REVIEW_BELOW
     if name == "report_date":
@@ -171,11 +211,49 @@ def read_header(lines: Iterable[TextLine]) -> dict[str, HeaderField]:
             raw, confidence = _span(line, m.start(1), m.end(1))
             if raw:
                 found[name] = _field(name, raw, confidence)
+    inn = found.get("inn")
+    if (inn is None or inn.value is None) and (beside := _inn_beside_kpp(lines)) is not None:
+        found["inn"] = beside
     year, period = found.pop("report_year", None), found.pop("period_code", None)
     if "report_date" not in found and year is not None:
         found["report_date"] = _year_end(year, period)
     _check_units(found)
     return found
+
+
+def _inn_beside_kpp(lines: list[TextLine]) -> HeaderField | None:
+    """A tax-office blank's ИНН whose label OCR could not read: the comb cells on the line
+    before the «КПП» label or on one of the three lines above it, the nearest first, whose
+    digits make an ИНН with a holding checksum (a misread digit breaks it: then none)."""
+    for at, line in enumerate(lines):
+        label = next(
+            (i for i, w in enumerate(line.words) if _KPP_LABEL.search(w.text.lower())), None
+        )
+        if label is None:
+            continue
+        above = [a for a in lines[max(at - 3, 0) : at][::-1] if "аудитор" not in a.text.lower()]
+        for words in (line.words[:label], *(a.words for a in above)):
+            if (found := _unlabelled_inn(words)) is not None:
+                return found
+    return None
+
+
+def _unlabelled_inn(words: tuple[Word, ...]) -> HeaderField | None:
+    """The first run of whole digit words in `words` that makes a checked ИНН, with the
+    lowest confidence of the words it takes."""
+    for start in range(len(words)):
+        if start > 0 and words[start - 1].text.isdigit():
+            continue  # a run starts after a word that is no digits
+        cells = _comb_cells(" ".join(w.text for w in words[start:]), INN_LENGTHS, inn=True)
+        if cells is None:
+            continue
+        used: list[Word] = []
+        while sum(len(w.text) for w in used) < len(cells[0]):
+            used.append(words[start + len(used)])
+        confidence = min(w.confidence for w in used)
+        text = " ".join(w.text for w in used)
+        return HeaderField(cells[0], text, confidence, confidence < REVIEW_BELOW or cells[1])
+    return None
 
 
 def _check_units(found: dict[str, HeaderField]) -> None:

@@ -64,6 +64,8 @@ class FileScore:
     details: list[str] = field(default_factory=list)
     form_variants: dict[str, str | None] = field(default_factory=dict)
     """document type → the form_variant the recogniser gave it."""
+    headers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """document type → the document's header as the recogniser gave it."""
 
     @property
     def total(self) -> int:
@@ -135,6 +137,7 @@ def score_file(
     dates = [d["header"].get("report_date") for d in recognition.documents]
     score.report_date = next((d for d in dates if d), None)
     score.form_variants = {d: doc.get("form_variant") for d, doc in documents.items()}
+    score.headers = {d: doc["header"] for d, doc in documents.items()}
     for kind, lines in expected.items():
         if kind == "meta":
             continue

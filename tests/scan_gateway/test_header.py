@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from services.scan_gateway._header import read_header
+from services.scan_gateway._header import REVIEW_BELOW, read_header
 from services.scan_gateway.mapper import map_items
 from services.scan_gateway.resultset import Item, TextLine, Word, parse_item
 
@@ -53,6 +53,103 @@ def test_spaced_inn_is_joined_and_checksummed() -> None:
     assert _read("ИНН 775 1188246")["inn"] == ("7751188246", False)
     assert _read("ИНН 775 1188247")["inn"] == ("7751188247", True)
     assert _read("инн 500100732259")["inn"][0] == "500100732259"
+
+
+@pytest.mark.parametrize(
+    ("text", "inn", "kpp"),
+    [
+        ("ИНН 7 7 5 1 1 8 8 2 4 6 - - КПП 7 7 5 1 0 1 0 0 1", "7751188246", "775101001"),
+        ("ИНН 775 1188246 КПП 775 101001 Стр. 001", "7751188246", "775101001"),
+        ("ИНН 775 1188246 001", "7751188246", None),
+        ("ИНН 5 0 0 1 0 0 7 3 2 2 5 9", "500100732259", None),
+        ("ИНН/КПП 7751188246/775101001", "7751188246", "775101001"),
+    ],
+    ids=["one-digit-a-cell", "a-few-digits-a-word", "page-number-after", "twelve-cells", "slash"],
+)
+def test_comb_cell_inn_and_kpp_are_read(text: str, inn: str, kpp: str | None) -> None:
+    """ИНН and КПП of a tax-office blank, one digit a comb cell or a few a word, are their
+    cells' digits, and a page number printed after them («Стр. 001») stays out; «ИНН/КПП
+    a/b» gives the ИНН before the slash, the КПП after it."""
+    found = _read(text)
+    assert found["inn"] == (inn, False)
+    assert found.get("kpp", (None, False)) == (kpp, False)
+
+
+def test_comb_running_on_goes_to_review() -> None:
+    """Nine comb cells followed by more digits: which nine are the КПП is a guess; twelve
+    cells whose first ten make a valid ИНН but all twelve do not: one of them is misread."""
+    assert _read("КПП 7 7 5 1 0 1 0 0 1 0 0 1")["kpp"] == ("775101001", True)
+    assert _read("ИНН 7 7 5 1 1 8 8 2 4 6 1 2")["inn"] == ("7751188246", True)
+
+
+@pytest.mark.parametrize(
+    ("texts", "inn"),
+    [
+        (("Ш 775 1188246 Alpe", "an", "А03 ie", "КПП 775 101001 с» 001"), ("7751188246", False)),
+        (("1590 3020 Ш 775 1188246 КПП 775 101001",), ("7751188246", False)),
+        (("Ш 775 1188247 Alpe", "КПП 775 101001"), None),
+        (("Ш 775 1188246", "a", "b", "c", "КПП 775 101001"), None),
+    ],
+    ids=["lines-above-kpp", "before-kpp-on-its-line", "checksum-fails", "too-far-above"],
+)
+def test_inn_whose_label_ocr_cannot_read_is_the_comb_above_kpp(
+    texts: tuple[str, ...], inn: tuple[str, bool] | None
+) -> None:
+    """A tax-office blank's small «ИНН» label OCR reads as «Ш»: the comb cells just above (or
+    before) «КПП» are the ИНН when their checksum holds; digits that fail it, or lines far
+    from КПП, give no ИНН rather than a wrong one."""
+    assert _read(*texts).get("inn") == inn
+
+
+def test_inn_beside_kpp_read_unsurely_goes_to_review() -> None:
+    """The unlabelled ИНН keeps its digits' confidence: under the threshold, review."""
+    lines = [
+        TextLine((Word("Ш", 60), Word("775", 70), Word("1188246", 95))),
+        TextLine((Word("КПП", 90), Word("775101001", 95))),
+    ]
+    found = read_header(lines)["inn"]
+    assert (found.value, found.confidence, found.review) == ("7751188246", 70, True)
+
+
+def test_tax_office_okopf_and_okfs_rows_are_read() -> None:
+    """A tax-office cover's «Коды» rows, the caption in one cell and the code in the next:
+    «Организационно-правовая форма (по ОКОПФ) | 70401», «Форма собственности (по ОКФС) | 50»
+    (the code, not the caption's letters read as digits)."""
+    rows = [
+        TextLine((Word("Организационно-правовая форма (по ОКОПФ)", 92), Word("70401", 100))),
+        TextLine((Word("Форма собственности (по ОКФС)", 92), Word("50", 100))),
+    ]
+    found = {k: (v.value, v.review) for k, v in read_header(rows).items()}
+    assert found == {"okopf": ("70401", False), "okfs": ("50", False)}
+
+
+def test_address_caption_alone_is_no_address() -> None:
+    """«Местонахождение (адрес)» with the address in the cells below gives no address, not
+    the caption «(адрес)» as one; an address on the label's line is read."""
+    assert "address" not in _read("Местонахождение (адрес)", "108836, МОСКВА Г")
+    assert _read("Местонахождение (адрес): г. Москва")["address"] == ("г. Москва", False)
+
+
+@pytest.mark.parametrize(
+    ("texts", "name"),
+    [
+        (("Организация ООО «Ромашка» по ОКПО 76543210",), "organization_name"),
+        (('ФОНД "МАРИИ ЛЕОНТЬЕВОИ"', "(наименование организации)"), "organization_name"),
+        (("ИНН 7751188246",), "inn"),
+        (("Дата (число, месяц, год) 31.12.2024",), "report_date"),
+        (("Местонахождение (адрес): г. Москва",), "address"),
+    ],
+    ids=["labelled-name", "captioned-name", "inn", "date", "address"],
+)
+def test_ocr_header_field_below_the_value_threshold_goes_to_review(
+    texts: tuple[str, ...], name: str
+) -> None:
+    """OCR alone: a header field read under the confidence that puts a value up for review
+    (REVIEW_BELOW) is up for review too; at the threshold it is not."""
+    below = read_header(_lines(*texts, confidence=REVIEW_BELOW - 1))[name]
+    at = read_header(_lines(*texts, confidence=REVIEW_BELOW))[name]
+    assert below.value is not None and below.review
+    assert at.value == below.value and not at.review
 
 
 @pytest.mark.parametrize(

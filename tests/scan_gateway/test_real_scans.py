@@ -8,6 +8,7 @@ the right values may not fall below what the recogniser reached when the floor w
 
 from __future__ import annotations
 
+import re
 import shutil
 from typing import Any
 
@@ -73,6 +74,38 @@ def test_the_nko_simplified_blank_is_the_simplified_form(scores: dict[str, FileS
     NKO's 1350 / 1360): a simplified balance, checked by the simplified relations."""
     score = scores["Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf"]
     assert score.form_variants["BALANCE"] == "simplified"
+
+
+def _plain(name: str | None) -> str | None:
+    """A name with its quotes as one kind («», “”, \"\")."""
+    return None if name is None else re.sub(r"[«»“”„\"]", '"', name)
+
+
+def test_the_nko_fund_header_is_its_text_layer(scores: dict[str, FileScore]) -> None:
+    """БФ «Марии Леонтьевой» 2021: the ИНН printed in comb cells at the top of every page
+    (its small label OCR cannot read) is read, and the organisation is the text layer's
+    «ЛЕОНТЬЕВОЙ», not OCR's «ЛЕОНТЬЕВОИ»; neither is up for review."""
+    name = "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf"
+    meta = truth()[name]["meta"]
+    headers = scores[name].headers
+    assert set(headers) == {"BALANCE", "DISCLOSURE"}
+    for header in headers.values():
+        assert header["inn"] == meta["inn"]
+        assert _plain(header["organization_name"]) == _plain(meta["org"])
+        assert {"inn", "organization_name"}.isdisjoint(header["needs_review_fields"])
+
+
+def test_no_inn_is_wrong_without_review(scores: dict[str, FileScore]) -> None:
+    """Every ИНН a shared scan gives unflagged is the one printed there."""
+    wrong = {
+        (name, kind): header["inn"]
+        for name, score in scores.items()
+        for kind, header in score.headers.items()
+        if header["inn"] is not None
+        and header["inn"] != truth()[name]["meta"].get("inn")
+        and "inn" not in header["needs_review_fields"]
+    }
+    assert wrong == {}
 
 
 def test_report_dates_are_read_right(scores: dict[str, FileScore]) -> None:

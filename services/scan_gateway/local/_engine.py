@@ -130,8 +130,10 @@ def _ocr(
     layer: list[PlacedWord] | None = None,
     layer_scale: float = 1.0,
 ) -> Item:
-    """One page image through Tesseract; `layer` (values of a text layer, in units that
-    `layer_scale` turns into the image's pixels) replaces the OCR's words where it prints."""
+    """One page image through Tesseract; `layer` (a values-only text layer, in units that
+    `layer_scale` turns into the image's pixels) replaces the OCR's words where it prints —
+    its words too, not only its figures: the organisation's name a tax program fills in is
+    exact there, where OCR reads «ЛЕОНТЬЕВОЙ» as «ЛЕОНТЬЕВОИ»."""
     if shutil.which(tesseract_cmd) is None:
         raise OcrUnavailable(
             f"Tesseract OCR is not installed (no {tesseract_cmd!r} on PATH): raster PDF pages, "
@@ -147,7 +149,6 @@ def _ocr(
                 w.text, w.x0 * factor, w.x1 * factor, w.top * factor, w.bottom * factor, 100.0
             )
             for w in layer
-            if any(ch.isdigit() for ch in w.text)
         ]
         words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
 

@@ -7,8 +7,9 @@ are drawn. So a layer is
 
 - `USE`d when it reads as the page: Cyrillic letters, and where it is long, the labels a
   statement prints;
-- `VALUES` when it holds mostly figures: the page is OCR'd for labels and codes, and the
-  layer's figures (exact, confidence 100) replace the OCR's reading of the same places;
+- `VALUES` when it holds mostly figures or no label: the page is OCR'd for labels and codes,
+  and the layer's words — figures and the filled-in names alike, exact, confidence 100 —
+  replace the OCR's reading of the same places;
 - `OCR` (ignored) when it is empty or garbled.
 """
 
