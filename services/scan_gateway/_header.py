@@ -224,23 +224,29 @@ def read_header(lines: Iterable[TextLine]) -> dict[str, HeaderField]:
 def _inn_beside_kpp(lines: list[TextLine]) -> HeaderField | None:
     """A tax-office blank's ИНН whose label OCR could not read: the comb cells on the line
     before the «КПП» label or on one of the three lines above it, the nearest first, whose
-    digits make an ИНН with a holding checksum (a misread digit breaks it: then none)."""
+    digits make an ИНН with a holding checksum (a misread digit breaks it: then none). Where
+    the blank prints the ИНН — before the label on its line, or on the line just above it — the
+    run is taken as sure; one found further up is put up for review (one run of random digits
+    in ten passes the checksum)."""
     for at, line in enumerate(lines):
         label = next(
             (i for i, w in enumerate(line.words) if _KPP_LABEL.search(w.text.lower())), None
         )
         if label is None:
             continue
-        above = [a for a in lines[max(at - 3, 0) : at][::-1] if "аудитор" not in a.text.lower()]
-        for words in (line.words[:label], *(a.words for a in above)):
-            if (found := _unlabelled_inn(words)) is not None:
+        near = [(line.words[:label], True)]
+        for back in range(1, 4):
+            if at - back >= 0 and "аудитор" not in lines[at - back].text.lower():
+                near.append((lines[at - back].words, back == 1))
+        for words, sure in near:
+            if (found := _unlabelled_inn(words, sure=sure)) is not None:
                 return found
     return None
 
 
-def _unlabelled_inn(words: tuple[Word, ...]) -> HeaderField | None:
+def _unlabelled_inn(words: tuple[Word, ...], *, sure: bool) -> HeaderField | None:
     """The first run of whole digit words in `words` that makes a checked ИНН, with the
-    lowest confidence of the words it takes."""
+    lowest confidence of the words it takes (up for review unless `sure`)."""
     for start in range(len(words)):
         if start > 0 and words[start - 1].text.isdigit():
             continue  # a run starts after a word that is no digits
@@ -252,7 +258,8 @@ def _unlabelled_inn(words: tuple[Word, ...]) -> HeaderField | None:
             used.append(words[start + len(used)])
         confidence = min(w.confidence for w in used)
         text = " ".join(w.text for w in used)
-        return HeaderField(cells[0], text, confidence, confidence < REVIEW_BELOW or cells[1])
+        review = confidence < REVIEW_BELOW or cells[1] or not sure
+        return HeaderField(cells[0], text, confidence, review)
     return None
 
 

@@ -84,7 +84,9 @@ def _plain(name: str | None) -> str | None:
 def test_the_nko_fund_header_is_its_text_layer(scores: dict[str, FileScore]) -> None:
     """БФ «Марии Леонтьевой» 2021: the ИНН printed in comb cells at the top of every page
     (its small label OCR cannot read) is read, and the organisation is the text layer's
-    «ЛЕОНТЬЕВОЙ», not OCR's «ЛЕОНТЬЕВОИ»; neither is up for review."""
+    «ЛЕОНТЬЕВОЙ», not OCR's «ЛЕОНТЬЕВОИ», not up for review. The ИНН is up for review: found
+    by its place, three OCR lines above «КПП» with no label, it could be another run of
+    digits that happens to pass the checksum."""
     name = "Surygin_mf_site__nko_0710001_fond_2021_textlayer.pdf"
     meta = truth()[name]["meta"]
     headers = scores[name].headers
@@ -92,7 +94,8 @@ def test_the_nko_fund_header_is_its_text_layer(scores: dict[str, FileScore]) -> 
     for header in headers.values():
         assert header["inn"] == meta["inn"]
         assert _plain(header["organization_name"]) == _plain(meta["org"])
-        assert {"inn", "organization_name"}.isdisjoint(header["needs_review_fields"])
+        assert "organization_name" not in header["needs_review_fields"]
+        assert "inn" in header["needs_review_fields"]
 
 
 def test_no_inn_is_wrong_without_review(scores: dict[str, FileScore]) -> None:
