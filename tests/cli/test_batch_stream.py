@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from services.cli import _local, _main
 from services.cli._local import Planned, Recognisers
@@ -26,22 +27,28 @@ OnCall = Callable[[str], Awaitable[None]]
 
 
 class _Fake:
-    """A recogniser that runs `on_call(file name)` and then recognises one BALANCE."""
+    """A recogniser that runs `on_call(file name)` and then recognises one BALANCE; it
+    remembers the first bytes it was given of each file."""
 
     def __init__(self, on_call: OnCall) -> None:
         self._on_call = on_call
+        self.heads: dict[str, bytes] = {}
 
     async def recognize(self, data: bytes, job: Job) -> Recognition:
+        self.heads[job.original_name] = data[:5]
         await self._on_call(job.original_name)
         return Recognition(documents=[{"document_type": "BALANCE", "status": "done"}])
 
 
-def _with_fake(monkeypatch: pytest.MonkeyPatch, on_call: OnCall) -> None:
+def _with_fake(monkeypatch: pytest.MonkeyPatch, on_call: OnCall) -> _Fake:
+    fake = _Fake(on_call)
+
     def prepare(files: list[Planned], *, jobs: int = 1) -> Recognisers:
-        built = BuiltRecognizer(_Fake(on_call), ())
-        return Recognisers({"tabular-parser": (built, 60.0)})
+        built = BuiltRecognizer(fake, ())
+        return Recognisers({"tabular-parser": (built, 60.0), "scan-gateway": (built, 60.0)})
 
     monkeypatch.setattr(_main, "prepare", prepare)
+    return fake
 
 
 def _files(folder: Path, count: int) -> list[Path]:
@@ -166,3 +173,37 @@ def test_lines_come_in_input_order_while_later_files_still_run(
     assert "a.xlsx" in early and "b.xlsx" not in early and "c.xlsx" not in early
     lines = out.getvalue().splitlines()
     assert [Path(line.split()[1]).name for line in lines[:-1]] == ["a.xlsx", "b.xlsx", "c.xlsx"]
+
+
+@pytest.mark.filterwarnings("ignore:Corrupt EXIF data")  # Pillow on the broken one
+def test_a_tiff_of_a_batch_is_converted_at_its_turn_and_a_broken_one_fails_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A TIFF in a folder is planned as one and converted when its turn comes: its recogniser
+    gets the PDF arm-core makes of it; a TIFF that cannot be decoded (found only by the
+    conversion) is an `error` line with the core's reason, and the batch goes on."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    good = io.BytesIO()
+    Image.new("L", (200, 100), 255).save(good, format="TIFF")
+    (folder / "a-scan.tif").write_bytes(good.getvalue())
+    (folder / "b-broken.tif").write_bytes(b"II*\x00" + b"\xff" * 64)
+    (folder / "c.xlsx").write_bytes(b"an .xlsx by its name")
+
+    async def on_call(name: str) -> None:
+        return None
+
+    fake = _with_fake(monkeypatch, on_call)
+    code, out = _run(monkeypatch, str(folder))
+    assert code == 2
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("done") and "a-scan.tif (TIFF): BALANCE" in lines[0]
+    assert fake.heads["a-scan.tif"] == b"%PDF-"
+    assert lines[1].startswith("error")
+    assert (
+        "b-broken.tif (TIFF): FILE_READ_ERROR: b-broken.tif: the TIFF could not be read"
+        in (lines[1])
+    )
+    assert "b-broken.tif" not in fake.heads
+    assert lines[2].startswith("done") and "c.xlsx (XLSX)" in lines[2]
+    assert lines[3] == "total: 3 files — 2 done, 1 error"
