@@ -20,7 +20,7 @@ from openpyxl import Workbook
 from services.cli._summary import failed_checks
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 
-__all__ = ["INDEX_COLUMNS", "OSV_COLUMNS", "ExportedFile", "export_workbook"]
+__all__ = ["INDEX_COLUMNS", "OSV_COLUMNS", "ExportedFile", "export_view", "export_workbook"]
 
 INDEX_COLUMNS = (
     "file",
@@ -46,6 +46,35 @@ _AMOUNTS = frozenset(OSV_SUM_FIELDS)
 
 ExportedFile = tuple[str, str, Mapping[str, Any]]
 """(file name, file type, its result file or error body)."""
+
+
+_DOCUMENT_FIELDS = ("document_type", "form_variant", "status", "locator", "checks", "columns")
+_LINE_FIELDS = ("line_code", "line_name", "values", "needs_review")
+
+
+def export_view(result: Mapping[str, Any]) -> dict[str, Any]:
+    """What `export_workbook` reads of a result file (or error body), and nothing else: a batch
+    keeps this of each file until the workbook is written, not the whole result (headers,
+    warnings, metrics, an ОСВ row's `ref` are left behind)."""
+    view: dict[str, Any] = {"status": result.get("status"), "error": result.get("error")}
+    documents = []
+    for document in result.get("documents") or []:
+        if not isinstance(document, Mapping):
+            continue
+        kept = {field: document.get(field) for field in _DOCUMENT_FIELDS if field in document}
+        if "rows" in document:
+            kept["rows"] = [
+                {column: row.get(column) for column in OSV_COLUMNS if column in row}
+                for row in document.get("rows") or []
+            ]
+        if "lines" in document:
+            kept["lines"] = [
+                {field: line.get(field) for field in _LINE_FIELDS if field in line}
+                for line in document.get("lines") or []
+            ]
+        documents.append(kept)
+    view["documents"] = documents
+    return view
 
 
 def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:

@@ -7,7 +7,15 @@ from pathlib import PurePath
 
 from services.contract.filetypes import EXCEL_TYPES, EXTENSIONS, IMAGE_TYPES, FileType, sniff
 
-__all__ = ["EXCEL_TYPES", "IMAGE_TYPES", "TIFF_SUFFIXES", "FileType", "file_type", "tiff_as_pdf"]
+__all__ = [
+    "EXCEL_TYPES",
+    "IMAGE_TYPES",
+    "TIFF_SUFFIXES",
+    "FileType",
+    "file_type",
+    "is_tiff",
+    "tiff_as_pdf",
+]
 
 TIFF_SUFFIXES = frozenset({".tif", ".tiff"})
 """The extensions of a TIFF scan (arm-core's `TIFF_EXTENSIONS`, as a file name's suffix)."""
@@ -21,6 +29,16 @@ def file_type(name: str, data: bytes) -> FileType | None:
     recogniser, which then says why it cannot read it.
     """
     return sniff(data) or EXTENSIONS.get(PurePath(name).suffix.lower().removeprefix("."))
+
+
+def is_tiff(data: bytes) -> bool:
+    """True when the content is a TIFF (arm-core's test), not yet converted; arm-core is
+    imported only when the bytes start with a TIFF byte order."""
+    if data[:2] not in (b"II", b"MM"):
+        return False
+    from services.arm_core.tiff import is_tiff as core_is_tiff
+
+    return core_is_tiff(data)
 
 
 def tiff_as_pdf(name: str, data: bytes) -> bytes | None:

@@ -5,18 +5,27 @@ Excel goes to tabular-parser's recogniser, PDF / PNG / JPG to scan-gateway's loc
 environment (`PARSE_TIMEOUT_SECONDS`, `OCR_MEMORY_MB`…); the pools have `jobs` workers, at the
 user's CPU priority (no PARSE_NICE / OCR_NICE: they protect a service's acks, and there are none). Several
 files are recognised `jobs` at a time; `runtime.local.recognize_local` shapes each answer as
-the protocol does.
+the protocol does. A batch is planned without the files' bytes: each is read (a TIFF converted)
+when a worker is free for it, so the parent holds about `jobs` files at once, not the folder.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
-from services.cli._filetype import EXCEL_TYPES, IMAGE_TYPES, TIFF_SUFFIXES, file_type, tiff_as_pdf
+from services.cli._filetype import (
+    EXCEL_TYPES,
+    IMAGE_TYPES,
+    TIFF_SUFFIXES,
+    file_type,
+    is_tiff,
+    tiff_as_pdf,
+)
 from services.cli.exceptions import ConfigError, UsageError
 from services.runtime.local_command import LocalFileError, read_local_file
 
@@ -32,6 +41,7 @@ __all__ = [
     "Recognisers",
     "Service",
     "expand_paths",
+    "load",
     "parse_files",
     "plan",
     "prepare",
@@ -49,14 +59,15 @@ _WORKER_MODULES: dict[Service, str] = {
 
 @dataclass(frozen=True, slots=True)
 class Planned:
-    """A file read and routed: its bytes, its type, the service whose recogniser reads it.
+    """A file routed: its type, the service whose recogniser reads it, and its bytes once read.
 
     A TIFF scan is the PDF arm-core makes of it: `data` and `file_type` are that PDF's, what
-    the recogniser reads; `source_type` says it was a TIFF.
+    the recogniser reads; `source_type` says it was a TIFF. `data` is None for a file planned
+    without its bytes (a batch): `load` reads it when its turn comes.
     """
 
     path: Path
-    data: bytes
+    data: bytes | None
     file_type: str
     service: Service
     source_type: str | None = None
@@ -78,6 +89,7 @@ class LocalParse:
 
 
 T = TypeVar("T")
+D = TypeVar("D")
 Progress = Callable[[str, Planned | None], None]
 """Told `("start", file)`, `("done", file)`, and `("stage", None)` with a stage name."""
 
@@ -106,12 +118,16 @@ def expand_paths(paths: Sequence[Path]) -> list[Path]:
     return out
 
 
-def plan(path: Path, *, only: Service | None = None) -> Planned:
+def plan(path: Path, *, only: Service | None = None, keep: bool = True) -> Planned:
     """Read `path` and choose its recogniser by the content's signature, else its extension.
 
     An empty file is refused as the core refuses its upload («empty file»). A TIFF scan (by
     content, or named .tif / .tiff) is converted as the core converts it at upload, and
     refused as the core refuses it: named TIFF but not one, or unreadable.
+
+    `keep=False` (a batch) keeps no bytes: the file is read to be sniffed (a workbook's type is
+    in its zip directory, at the end), a TIFF is only recognised as one, and `load` reads and
+    converts it when its turn comes. A one-file parse keeps the bytes it read, reading once.
     """
     data = read_file(path)
     if not data:
@@ -119,12 +135,15 @@ def plan(path: Path, *, only: Service | None = None) -> Planned:
     kind = file_type(path.name, data)
     source: str | None = None
     if kind is None or path.suffix.lower() in TIFF_SUFFIXES:
-        try:
-            pdf = tiff_as_pdf(path.name, data)
-        except ValueError as exc:
-            raise UsageError(f"{path.name}: {exc}") from None
-        if pdf is not None:
-            data, kind, source = pdf, "PDF", "TIFF"
+        if not keep and is_tiff(data):
+            kind, source = "PDF", "TIFF"  # converted by `load`, at its turn
+        else:
+            try:
+                pdf = tiff_as_pdf(path.name, data)
+            except ValueError as exc:
+                raise UsageError(f"{path.name}: {exc}") from None
+            if pdf is not None:
+                data, kind, source = pdf, "PDF", "TIFF"
     if kind is None:
         msg = (
             f"{path.name}: not a supported file (XLS, XLSX, XLSB, PDF, PNG, JPG, TIFF by "
@@ -135,7 +154,35 @@ def plan(path: Path, *, only: Service | None = None) -> Planned:
     if only is not None and service != only:
         handles = ", ".join(sorted(EXCEL_TYPES if only == "tabular-parser" else IMAGE_TYPES))
         raise UsageError(f"{path.name} is {kind}: {only} handles {handles}; use `arm-ka parse`")
-    return Planned(path, data, kind, service, source)
+    return Planned(path, data if keep else None, kind, service, source)
+
+
+def load(file: Planned) -> Planned:
+    """`file` with its bytes: read now (a TIFF converted) when it was planned without them.
+
+    The file may have changed since it was planned: gone, emptied, or of another type than
+    the one its recogniser was chosen for; each is a `UsageError` naming it, so that the file
+    ends as a failure of its own and the batch goes on.
+    """
+    if file.data is not None:
+        return file
+    name = file.path.name
+    data = read_file(file.path)
+    if not data:
+        raise UsageError(f"{name}: empty file (0 bytes) since it was planned")
+    if file.source_type == "TIFF":
+        try:
+            pdf = tiff_as_pdf(name, data)
+        except ValueError as exc:
+            raise UsageError(f"{name}: {exc}") from None
+        if pdf is None:
+            raise UsageError(f"{name}: no longer a TIFF (planned as one)")
+        return replace(file, data=pdf)
+    kind = file_type(name, data)
+    if kind != file.file_type:
+        now = kind or "not a supported file"
+        raise UsageError(f"{name}: is {now} now, but was {file.file_type} when planned")
+    return replace(file, data=data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,54 +217,86 @@ def prepare(files: Sequence[Planned], *, jobs: int = 1) -> Recognisers:
 def parse_files(
     files: Sequence[Planned],
     recognisers: Recognisers,
-    then: Callable[[list[LocalParse]], T],
+    digest: Callable[[LocalParse], D],
+    each: Callable[[D], None],
+    then: Callable[[], T],
     *,
     jobs: int = 1,
     progress: Progress | None = None,
 ) -> T:
-    """Recognise the files, `jobs` at a time, in their order, and hand them to `then`; nothing
-    goes to NATS or S3. `then` runs before the worker processes are stopped, so the output is
-    out while they wind down."""
-    return asyncio.run(_parse_all(files, recognisers, then, jobs=max(1, jobs), progress=progress))
+    """Recognise the files, `jobs` at a time, in their order; nothing goes to NATS or S3.
+
+    `digest` turns a file's parse into what the caller keeps of it as soon as the file is
+    done (so a large result is not held while others run), `each` gets those in the files'
+    order as soon as a file and every file before it are done, and `then` runs after the last,
+    before the worker processes are stopped, so the output is out while they wind down. A
+    file read at its turn that is gone or changed is a FILE_READ_ERROR of its own.
+    """
+    return asyncio.run(
+        _parse_all(files, recognisers, digest, each, then, jobs=max(1, jobs), progress=progress)
+    )
 
 
 async def _parse_all(
     files: Sequence[Planned],
     recognisers: Recognisers,
-    then: Callable[[list[LocalParse]], T],
+    digest: Callable[[LocalParse], D],
+    each: Callable[[D], None],
+    then: Callable[[], T],
     *,
     jobs: int,
     progress: Progress | None,
 ) -> T:
     setups = recognisers.setups
-    from services.runtime.local import recognize_local  # the protocol's modules: only now
+    from services.runtime.local import LocalResult, local_job, recognize_local
+    from services.runtime.recognizer import ErrorCode, RecognitionFailed
 
     identity = {service: _identity(service) for service in setups}
     slots = asyncio.Semaphore(jobs)
 
-    async def one(file: Planned) -> LocalParse:
-        built, timeout = setups[file.service]
-        info = identity[file.service]
-        async with slots:  # the local job's deadline starts when a worker is free for it
+    async def one(planned: Planned) -> D:
+        built, timeout = setups[planned.service]
+        info = identity[planned.service]
+        name = planned.path.name
+        async with slots:  # read, and the job's deadline started, when a worker is free
+            try:
+                file = load(planned)
+            except UsageError as exc:
+                job = local_job(name, planned.file_type, timeout_seconds=timeout)
+                failure = RecognitionFailed(ErrorCode.FILE_READ_ERROR, exc.message)
+                result = LocalResult(job, info, 0, failure=failure)
+                if progress is not None:
+                    progress("done", planned)
+                return digest(LocalParse(planned.path, planned.shown_type, planned.service, result))
             if progress is not None:
                 progress("start", file)
+            assert file.data is not None  # `load` read it
             result = await recognize_local(
                 built.recognizer,
                 info,
                 file.data,
-                name=file.path.name,
+                name=name,
                 file_type=file.file_type,
                 timeout_seconds=timeout,
             )
+            del file  # its bytes go before the next file is read
             if progress is not None:
-                progress("done", file)
-        return LocalParse(file.path, file.shown_type, file.service, result)
+                progress("done", planned)
+        return digest(LocalParse(planned.path, planned.shown_type, planned.service, result))
 
     opened = [resource for built, _ in setups.values() for resource in built.resources]
     for resource in opened:
         await resource.__aenter__()
     try:
-        return then(list(await asyncio.gather(*(one(file) for file in files))))
+        pending = deque(asyncio.ensure_future(one(file)) for file in files)
+        try:
+            while pending:
+                each(await pending.popleft())  # the task, and what it kept, go with it
+        finally:
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        return then()
     finally:
         for resource in reversed(opened):
             await resource.__aexit__(None, None, None)

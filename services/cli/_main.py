@@ -23,7 +23,8 @@ import os
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -46,6 +47,7 @@ from services.runtime.version import package_version
 
 if TYPE_CHECKING:
     from services.cli._core import CoreClient
+    from services.cli._export import ExportedFile
 
 __all__ = [
     "CORE_URL_ENV",
@@ -227,56 +229,122 @@ def _parse_files(args: argparse.Namespace) -> int:
     skipped: list[str] = []
     for path in paths:
         try:
-            planned.append(plan(path))
+            planned.append(plan(path, keep=not batch))  # a batch reads each at its turn
         except UsageError as exc:
             if not batch:
                 raise
             skipped.append(exc.message)
     recognisers = prepare(planned, jobs=args.jobs) if planned else None
+    out = _Output(args, batch=batch, skipped=skipped)
     with ProgressLine(sys.stderr, planned) as progress:
-
-        def report(parsed: list[LocalParse]) -> int:
-            progress.stop()
-            statuses = [str(p.result.status) for p in parsed]
-            code = EXIT_OK if all(exit_code_of(s) == EXIT_OK for s in statuses) else EXIT_ERROR
-            if skipped:
-                code = max(code, EXIT_ERROR)
-            if args.export is not None:
-                _export(args.export, parsed)
-            try:
-                _print_parsed(parsed, skipped, args=args, batch=batch)
-            except BrokenPipeError:
-                silence_stdout()  # the reader left; the exit code still says how work ended
-            return code
-
+        out.progress = progress
         if recognisers is None:
-            return report([])
-        return parse_files(planned, recognisers, report, jobs=args.jobs, progress=progress)
+            return out.finish()
+        return parse_files(
+            planned,
+            recognisers,
+            out.digest,
+            out.each,
+            out.finish,
+            jobs=args.jobs,
+            progress=progress,
+        )
 
 
-def _print_parsed(
-    parsed: list[LocalParse], skipped: list[str], *, args: argparse.Namespace, batch: bool
-) -> None:
-    if args.json:
-        for item in parsed:
-            write_json(item.result, indent=args.indent)
-    elif not batch:
-        only = parsed[0]
-        print(summarise_result(only.result.body(), name=only.path.name, file_type=only.file_type))
-    else:
-        for item in parsed:
-            print(file_line(item.result.body(), name=str(item.path), file_type=item.file_type))
-        for reason in skipped:
-            print(f"{'skipped':<12} {reason}")
-        print(total_line([str(p.result.status) for p in parsed], skipped=len(skipped)))
-    for reason in skipped if args.json else []:
-        print(f"arm-ka: skipped {reason}", file=sys.stderr)
+@dataclass(slots=True)
+class _Done:
+    """What is kept of a parsed file until its line is out: the line (or the result itself
+    for `--json` / one file's summary), its status, and what `--export` writes of it."""
+
+    status: str
+    line: str | None = None
+    parsed: LocalParse | None = None
+    export: ExportedFile | None = None
 
 
-def _export(path: Path, parsed: list[LocalParse]) -> None:
+class _Output:
+    """The output of `arm-ka parse`: a file's line as soon as it and every file before it are
+    done (in the files' order), then the skipped files and the total, and the export."""
+
+    def __init__(self, args: argparse.Namespace, *, batch: bool, skipped: list[str]) -> None:
+        self._args = args
+        self._batch = batch
+        self._skipped = skipped
+        self._statuses: list[str] = []
+        self._exported: list[ExportedFile] = []
+        self._closed = False
+        self.progress: ProgressLine | None = None
+
+    def digest(self, parsed: LocalParse) -> _Done:
+        """Run as the file is done: a batch's summary line keeps only its text, the export
+        only the fields it writes (`export_view`); `--json` and one file keep the result."""
+        status = str(parsed.result.status)
+        summed = self._batch and not self._args.json
+        body = parsed.result.body() if summed or self._args.export is not None else None
+        done = _Done(status, parsed=None if summed else parsed)
+        if summed and body is not None:
+            done.line = file_line(body, name=str(parsed.path), file_type=parsed.file_type)
+        if self._args.export is not None and body is not None:
+            from services.cli._export import export_view  # openpyxl only when asked
+
+            done.export = (str(parsed.path), parsed.file_type, export_view(body))
+        return done
+
+    def each(self, done: _Done) -> None:
+        self._statuses.append(done.status)
+        if done.export is not None:
+            self._exported.append(done.export)
+        self._print(lambda: self._show(done))
+
+    def _show(self, done: _Done) -> None:
+        if done.line is not None:
+            print(done.line, flush=True)
+        elif done.parsed is not None and self._args.json:
+            write_json(done.parsed.result, indent=self._args.indent)
+        elif done.parsed is not None:
+            only = done.parsed
+            body = only.result.body()
+            print(summarise_result(body, name=only.path.name, file_type=only.file_type))
+
+    def finish(self) -> int:
+        if self.progress is not None:
+            self.progress.stop()
+        code = EXIT_OK if all(exit_code_of(s) == EXIT_OK for s in self._statuses) else EXIT_ERROR
+        if self._skipped:
+            code = max(code, EXIT_ERROR)
+        if self._args.export is not None:
+            _export(self._args.export, self._exported)
+        self._print(self._tail)
+        return code
+
+    def _tail(self) -> None:
+        if self._args.json:
+            for reason in self._skipped:
+                print(f"arm-ka: skipped {reason}", file=sys.stderr)
+        elif self._batch:
+            for reason in self._skipped:
+                print(f"{'skipped':<12} {reason}")
+            print(total_line(self._statuses, skipped=len(self._skipped)))
+
+    def _print(self, show: Callable[[], None]) -> None:
+        """Print above the progress line; once the reader left (`| head`), print nothing more:
+        the work goes on, and the exit code still says how it ended."""
+        if self._closed:
+            return
+        try:
+            if self.progress is None:
+                show()
+            else:
+                with self.progress.above():
+                    show()
+        except BrokenPipeError:
+            self._closed = True
+            silence_stdout()
+
+
+def _export(path: Path, files: list[ExportedFile]) -> None:
     from services.cli._export import export_workbook  # openpyxl only when asked
 
-    files = [(str(p.path), p.file_type, p.result.body()) for p in parsed]
     try:
         sheets = export_workbook(path, files)
     except OSError as exc:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import io
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TextIO
@@ -23,11 +24,11 @@ _REDRAW_SECONDS = 0.25
 
 
 def page_count(file: Planned) -> int | None:
-    """The pages a PDF has (a PNG / JPG is one), read in the parent; None for a workbook or a
-    PDF that does not open (the recogniser says why)."""
+    """The pages a PDF has (a PNG / JPG is one), read in the parent; None for a workbook, a
+    PDF not read yet or one that does not open (the recogniser says why)."""
     if file.file_type in ("PNG", "JPG"):
         return 1
-    if file.file_type != "PDF":
+    if file.file_type != "PDF" or file.data is None:
         return None
     try:
         import pypdfium2
@@ -45,8 +46,9 @@ class ProgressLine:
     """`with ProgressLine(stream, files): …` shows the line while the block runs.
 
     `start(file)` / `done(file)` are called from the work (any thread); the line names the files
-    being read now, with their stage («reading workbook», «OCR, 3 pages»), and how many of all
-    are done.
+    being read now, with their stage («reading workbook», «OCR, 3 pages»: a PDF's pages are
+    counted when it starts, its bytes read by then), and how many of all are done. Output
+    printed while it runs goes through `above()`, so the two never share a line.
     """
 
     def __init__(self, stream: TextIO, files: Sequence[Planned]) -> None:
@@ -56,15 +58,11 @@ class ProgressLine:
         self._done = 0
         self._running: dict[Path, float] = {}
         self._stages: dict[Path, str] = {}
-        self._pages: dict[Path, int | None] = {}
         self._lock = threading.Lock()
+        self._drawing = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._started = time.monotonic()
-        if self._enabled:
-            self._pages = {
-                file.path: page_count(file) for file in files if file.service == "scan-gateway"
-            }
 
     @property
     def enabled(self) -> bool:
@@ -73,10 +71,11 @@ class ProgressLine:
     def __call__(self, event: str, file: Planned | None) -> None:
         if not self._enabled or file is None:
             return
+        stage = _stage(file, page_count(file)) if event == "start" else ""
         with self._lock:
             if event == "start":
                 self._running[file.path] = time.monotonic()
-                self._stages[file.path] = _stage(file, self._pages.get(file.path))
+                self._stages[file.path] = stage
             elif event == "done":
                 self._running.pop(file.path, None)
                 self._done += 1
@@ -95,6 +94,17 @@ class ProgressLine:
     ) -> None:
         self.stop()
 
+    @contextmanager
+    def above(self) -> Iterator[None]:
+        """`with line.above(): print(…)`: the line is erased while the block prints, and
+        redrawn at its next tick below what was printed."""
+        if self._thread is None:
+            yield
+            return
+        with self._drawing:
+            self._write("\r\x1b[2K")
+            yield
+
     def stop(self) -> None:
         """Erase the line and stop redrawing it (idempotent), before the output is printed."""
         self._stop.set()
@@ -105,7 +115,8 @@ class ProgressLine:
 
     def _redraw(self) -> None:
         while not self._stop.wait(_REDRAW_SECONDS):
-            self._write("\r\x1b[2K" + self.text())
+            with self._drawing:
+                self._write("\r\x1b[2K" + self.text())
 
     def text(self) -> str:
         """The line as it is now: «[1/3 done] big.xlsx: reading workbook, 4.2 s»."""

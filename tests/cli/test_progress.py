@@ -107,3 +107,28 @@ def test_no_progress_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
     run = arm_ka("parse", str(path))
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
+
+
+def test_a_line_printed_while_the_progress_runs_starts_on_a_cleared_line() -> None:
+    """A batch prints each file's line while the others run: `above()` erases the progress
+    line first, so the printed line never follows its text on the terminal, and the progress
+    is drawn again after it."""
+    master, slave = pty.openpty()
+    files = [
+        Planned(Path("first.xlsx"), None, "XLSX", "tabular-parser"),
+        Planned(Path("second.xlsx"), None, "XLSX", "tabular-parser"),
+    ]
+    with os.fdopen(slave, "w", encoding="utf-8") as terminal, ProgressLine(terminal, files) as line:
+        line("start", files[0])
+        line("start", files[1])
+        seen = _read_until(master, "second.xlsx: reading XLSX workbook")
+        line("done", files[0])
+        with line.above():
+            terminal.write("done         first.xlsx (XLSX): INCOME\n")
+            terminal.flush()
+        seen += _read_until(master, "[1/2 done] second.xlsx")
+        line("done", files[1])
+    os.close(master)
+    printed = seen.index("done         first.xlsx")
+    assert seen[:printed].endswith("\r\x1b[2K")
+    assert "[1/2 done] second.xlsx" in seen[printed:]
