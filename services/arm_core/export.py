@@ -15,9 +15,13 @@ from typing import Any
 
 from openpyxl import Workbook
 
+from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
+
 __all__ = [
     "CHECKS_SHEET",
     "OSV_COLUMNS",
+    "OSV_LEFT_OFF",
+    "OSV_TITLES",
     "osv_csv",
     "osv_xlsx",
     "statement_csv",
@@ -26,21 +30,31 @@ __all__ = [
 ]
 
 CHECKS_SHEET = "Проверки"
-OSV_COLUMNS: tuple[tuple[str, str], ...] = (
-    ("account", "Счёт"),
-    ("name", "Наименование"),
-    ("inn", "ИНН"),
-    ("level", "Уровень"),
-    ("kind", "Вид"),
-    ("opening_debit", "Сальдо на начало, Дт"),
-    ("opening_credit", "Сальдо на начало, Кт"),
-    ("turnover_debit", "Обороты, Дт"),
-    ("turnover_credit", "Обороты, Кт"),
-    ("closing_debit", "Сальдо на конец, Дт"),
-    ("closing_credit", "Сальдо на конец, Кт"),
+OSV_TITLES: dict[str, str] = {
+    "level": "Уровень",
+    "kind": "Вид",
+    "account": "Счёт",
+    "name": "Наименование",
+    "inn": "ИНН",
+    "opening_debit": "Сальдо на начало, Дт",
+    "opening_credit": "Сальдо на начало, Кт",
+    "turnover_debit": "Обороты, Дт",
+    "turnover_credit": "Обороты, Кт",
+    "closing_debit": "Сальдо на конец, Дт",
+    "closing_credit": "Сальдо на конец, Кт",
+}
+"""The heading of each exported field of the contract's ОСВ row."""
+OSV_LEFT_OFF = frozenset({"row_index", "ref"})
+"""Row fields not exported: the table's own order is the rows' order, and the source cell a
+row came from is the review page's business, not the accountant's table."""
+OSV_COLUMNS: tuple[tuple[str, str], ...] = tuple(
+    (field, OSV_TITLES.get(field, field)) for field in OSV_ROW_FIELDS if field not in OSV_LEFT_OFF
 )
+"""(field, heading) of each column, in the contract's order (services.contract.osv_row). A
+field the contract adds is exported under its own name until it has a title (a test fails
+until then), rather than dropped or breaking the export."""
 _SHEET_NAMES = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ"}
-_MONEY = {key for key, _ in OSV_COLUMNS[5:]}
+_MONEY = frozenset(OSV_SUM_FIELDS)
 
 
 def _heading(column: dict[str, Any]) -> str:

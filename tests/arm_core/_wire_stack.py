@@ -23,6 +23,7 @@ from services.arm_core.app import CoreApp, create_app
 from services.arm_core.settings import CoreSettings
 from services.devstack.embedded import free_port
 from services.runtime.storage import S3Storage
+from tests.support.nats_wire import round_trip
 
 WAIT = 30.0
 MSG_ID = "Nats-Msg-Id"
@@ -158,6 +159,7 @@ class WireStack:
         """Record every request the core sends on `pipeline`'s subject from now on."""
         recorder = RequestRecorder(self.nc)
         await self.nc.subscribe(self.request_subject(pipeline), cb=recorder.record)
+        await round_trip(self.nc)
         return recorder
 
     async def start_service(self, pipeline: str, reply: Reply | None = None) -> None:
@@ -180,6 +182,7 @@ class WireStack:
                     await send(answer, f"result:{_tag(request)}")
 
         await self.nc.subscribe(self.request_subject(pipeline), cb=on_request)
+        await round_trip(self.nc)
 
     def stored_result(self, result: Body, envelope: Body) -> Reply:
         """A reply that writes `result` where a service would (results/{file_id}/{job_id}/

@@ -9,6 +9,7 @@ import nats
 import pytest
 
 from services.devstack.nats_cluster import NatsCluster
+from tests.support.nats_wire import round_trip
 
 pytestmark = pytest.mark.wire
 
@@ -19,10 +20,10 @@ async def _crosses(from_url: str, to_url: str) -> bytes:
     pub_client = await nats.connect(from_url, allow_reconnect=False)
     try:
         sub = await sub_client.subscribe("cluster.test")
-        await sub_client.flush()
+        await round_trip(sub_client)
         for _ in range(50):  # the subscription's interest reaches the other node shortly
             await pub_client.publish("cluster.test", b"over the route")
-            await pub_client.flush()
+            await round_trip(pub_client)
             try:
                 return (await sub.next_msg(timeout=0.1)).data
             except nats.errors.TimeoutError:

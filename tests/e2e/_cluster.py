@@ -28,6 +28,7 @@ from services.devstack import LocalStack
 from services.devstack.nats_cluster import ClusterNode, NatsCluster
 from tests.e2e import _files
 from tests.e2e._system import FINAL, MSG_ID, Core, WaitTimeout
+from tests.support.nats_wire import round_trip
 
 RESULT_SUBJECT = "files.tabular_parsed"
 SERVICES = ("arm-core", "tabular-parser", "scan-gateway")
@@ -62,7 +63,7 @@ class NodeWires:
                 await old.close()
         client = await nats.connect(node.url, allow_reconnect=False, connect_timeout=2)
         await client.subscribe(RESULT_SUBJECT, cb=record)
-        await client.flush()
+        await round_trip(client)
         self.clients[node.name] = client
 
     def copies(self, mid: str) -> int:

@@ -26,6 +26,7 @@ from nats.aio.msg import Msg
 from services.arm_core.db import migrate
 from services.devstack import LocalStack
 from tests.support.databases import scratch_database
+from tests.support.nats_wire import round_trip
 
 FINAL = frozenset({"done", "needs_check", "error", "timeout", "dlq"})
 ACTIVE = frozenset({"queued", "published", "processing"})
@@ -200,7 +201,7 @@ class Wire:
         wire = cls(client)
         for subject in subjects:
             await client.subscribe(subject, cb=wire._record)
-        await client.flush()
+        await round_trip(client)
         return wire
 
     async def _record(self, msg: Msg) -> None:
@@ -230,7 +231,7 @@ async def publish_raw(
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         headers = {MSG_ID: msg_id} if msg_id is not None else None
         await client.publish(subject, data, headers=headers)
-        await client.flush()
+        await round_trip(client)
     finally:
         await client.close()
 

@@ -37,6 +37,7 @@ from tests.e2e._system import (
     start_stack,
     stop_stack,
 )
+from tests.support.nats_wire import round_trip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -79,7 +80,7 @@ async def _time_first_copies(wire: Wire, subjects: list[str]) -> dict[str, float
 
     for subject in subjects:
         await wire.client.subscribe(subject, cb=record)
-    await wire.client.flush()
+    await round_trip(wire.client)
     return first_seen
 
 

@@ -29,6 +29,7 @@ from services.runtime.settings import NatsSettings
 from tests.e2e import _files
 from tests.e2e._system import Core, service_log, stack_env, start_stack, stop_stack
 from tests.runtime.nats_auth import OperatorChain, make_operator_chain
+from tests.support.nats_wire import round_trip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -88,7 +89,7 @@ async def wire(chain: OperatorChain, secured_nats: NatsServer) -> AsyncIterator[
     seen = _Everything()
     client = await nats.connect(**_credentials(chain, secured_nats.url).connect_kwargs())
     await client.subscribe(">", cb=seen.record)
-    await client.flush()
+    await round_trip(client)
     try:
         yield seen
     finally:

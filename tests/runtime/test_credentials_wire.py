@@ -18,6 +18,7 @@ from nats.aio.msg import Msg
 from services.devstack.embedded import NatsServer, start_nats_server
 from services.runtime.messaging import MSG_ID_HEADER, build_broker, msg_id
 from services.runtime.settings import load_settings
+from tests.support.nats_wire import round_trip
 
 from .nats_auth import OperatorChain, make_operator_chain, other_user_seed
 from .waiting import eventually
@@ -58,7 +59,7 @@ async def test_jwt_and_seed_from_settings_authenticate_the_broker(
     listener = await nats.connect(**settings.nats_connect_kwargs())
     subject = f"secured.{uuid.uuid4().hex}"
     await listener.subscribe(subject, cb=on_msg)
-    await listener.flush()
+    await round_trip(listener)
 
     broker = build_broker(settings, client_name="auth-test")
     await broker.connect()

@@ -31,6 +31,7 @@ from services.runtime.messaging import (
     parse_request_msg_id,
 )
 from services.runtime.settings import Settings, load_settings
+from tests.support.nats_wire import round_trip
 
 from .waiting import eventually
 
@@ -148,10 +149,7 @@ async def listen(nats_url: str) -> AsyncIterator[Callable[[str], Awaitable[_Inbo
     async def subscribe(subject: str) -> _Inbox:
         inbox = _Inbox()
         await client.subscribe(subject, cb=inbox.receive)
-        # two round trips: nats-py's flush PING may overtake the buffered SUB (the first lets
-        # the SUB out; the second PING follows it), so the server has it before any publish
-        await client.flush()
-        await client.flush()
+        await round_trip(client)  # the SUB is on the server before any publish
         return inbox
 
     yield subscribe

@@ -21,6 +21,7 @@ from nats.aio.msg import Msg
 
 from services.runtime.messaging import MSG_ID_HEADER, PublishGaveUp, build_broker, msg_id
 from services.runtime.settings import Settings, load_settings
+from tests.support.nats_wire import round_trip
 
 WAIT = 10  # seconds: an upper bound for what must happen; never a speed assertion
 _INFO = {"server_id": "scripted", "version": "2.10.0", "proto": 1, "headers": True}
@@ -122,8 +123,7 @@ async def test_a_confirm_that_timed_out_leaves_the_client_reading(scripted: Scri
 
         client = broker.connection
         await client.subscribe("probe", cb=receive)
-        await client.flush()
-        await client.flush()  # the SUB is on the server (see tests/tabular_parser/wire)
+        await round_trip(client)  # the SUB is on the server
         scripted.hold_next_ping = True
         mid = msg_id("result", uuid.uuid4(), 1)
         with pytest.raises(PublishGaveUp):

@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
+from services.arm_core.export import OSV_COLUMNS
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
     RIGHT_AMOUNT,
@@ -354,7 +355,7 @@ async def test_an_osv_document_is_paged_and_exported_flat(
     assert "1\u202f000" in page
     export = await client.get(f"{osv.page}/export.xlsx")
     sheet = openpyxl.load_workbook(io.BytesIO(export.content)).worksheets[0]
-    assert sheet.cell(1, 1).value == "Счёт"
+    assert [cell.value for cell in sheet[1]] == [title for _, title in OSV_COLUMNS]
     assert sheet.max_row == 9
     refused = await client.post(
         f"/api/v1/documents/{osv.document_id}/corrections",

@@ -24,6 +24,7 @@ from services.runtime.service import service_backlog
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.tabular_parser.app import create_app
+from tests.support.nats_wire import round_trip
 from tests.support.recognition_service import MSG_ID, contract_errors
 
 from ._support import StubRecognizer, request_body, tabular_settings
@@ -90,19 +91,6 @@ async def started(recognizer: StubRecognizer, watcher: Watcher, app: AsgiFastStr
         raise AssertionError(msg) from None
 
 
-async def round_trip(nc: NatsClient) -> None:
-    """Until the server has read everything `nc` wrote so far (a SUB, a PUB).
-
-    One flush does not prove it: nats-py writes the flush's PING straight to the socket, ahead
-    of the commands still in its buffer (those go out on the flusher task's next turn), so the
-    PONG can come back before the server has seen a SUB just made, and a request published
-    then is lost (core NATS). The first round trip lets the flusher run; the second PING goes
-    out behind what it wrote.
-    """
-    await nc.flush()
-    await nc.flush()
-
-
 @asynccontextmanager
 async def client(url: str) -> AsyncIterator[NatsClient]:
     nc = await nats.connect(url)
@@ -137,7 +125,7 @@ async def publish_request(nc: NatsClient, subject: str, body: dict[str, Any] | b
     else:
         headers = {MSG_ID: f"{body['job_id']}:{body['attempt']}"}
         await nc.publish(subject, json.dumps(body).encode(), headers=headers)
-    await nc.flush()
+    await round_trip(nc)
 
 
 async def test_ack_and_result_travel_with_their_msg_ids_on_the_wire(
