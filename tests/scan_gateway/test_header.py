@@ -139,10 +139,31 @@ def test_address_caption_alone_is_no_address() -> None:
 
 
 @pytest.mark.parametrize(
+    ("name", "confidence", "review"),
+    [
+        ('БЛАГОТВОРИТЕЛЬНЫЙ ФОНД "МАРИИ ЛЕОНТЬЕВОИ"', 95.0, True),
+        ('ООО "ЗОЛОТОИ КЛЮЧ"', 95.0, True),
+        ('БЛАГОТВОРИТЕЛЬНЫЙ ФОНД "МАРИИ ЛЕОНТЬЕВОЙ"', 95.0, False),
+        ('АО "КОМПАНИЯ РОССИИ"', 95.0, False),
+        ('БЛАГОТВОРИТЕЛЬНЫЙ ФОНД "МАРИИ ЛЕОНТЬЕВОИ"', 100.0, False),
+    ],
+    ids=["misread-oi", "misread-oi-inside", "right-oj", "genitive-ii", "text-layer"],
+)
+def test_an_ocr_name_ending_as_a_misread_short_i_goes_to_review(
+    name: str, confidence: float, review: bool
+) -> None:
+    """OCR reads «Й» as «И» at a confidence above the threshold (the НКО fund scan:
+    «ЛЕОНТЬЕВОИ» at 82): a name with a word ending in a vowel + «И» (not «ИИ») is up for
+    review; the same name from a text layer (confidence 100) is as printed."""
+    found = read_header(_lines(f"Организация: {name}", confidence=confidence))
+    assert (found["organization_name"].value, found["organization_name"].review) == (name, review)
+
+
+@pytest.mark.parametrize(
     ("texts", "name"),
     [
         (("Организация ООО «Ромашка» по ОКПО 76543210",), "organization_name"),
-        (('ФОНД "МАРИИ ЛЕОНТЬЕВОИ"', "(наименование организации)"), "organization_name"),
+        (('ФОНД "МАРИИ ЛЕОНТЬЕВОЙ"', "(наименование организации)"), "organization_name"),
         (("ИНН 7751188246",), "inn"),
         (("Дата (число, месяц, год) 31.12.2024",), "report_date"),
         (("Местонахождение (адрес): г. Москва",), "address"),
