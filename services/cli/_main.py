@@ -254,11 +254,13 @@ def _parse_files(args: argparse.Namespace) -> int:
 @dataclass(slots=True)
 class _Done:
     """What is kept of a parsed file until its line is out: the line (or the result itself
-    for `--json` / one file's summary), its status, and what `--export` writes of it."""
+    for `--json` / one file's summary, with its body once decoded), its status, and what
+    `--export` writes of it."""
 
     status: str
     line: str | None = None
     parsed: LocalParse | None = None
+    body: dict[str, Any] | None = None
     export: ExportedFile | None = None
 
 
@@ -282,6 +284,8 @@ class _Output:
         summed = self._batch and not self._args.json
         body = parsed.result.body() if summed or self._args.export is not None else None
         done = _Done(status, parsed=None if summed else parsed)
+        if not summed and not self._args.json:
+            done.body = body  # one file's summary: decoded once, for it and the export
         if summed and body is not None:
             done.line = file_line(body, name=str(parsed.path), file_type=parsed.file_type)
         if self._args.export is not None and body is not None:
@@ -303,7 +307,7 @@ class _Output:
             write_json(done.parsed.result, indent=self._args.indent)
         elif done.parsed is not None:
             only = done.parsed
-            body = only.result.body()
+            body = done.body if done.body is not None else only.result.body()
             print(summarise_result(body, name=only.path.name, file_type=only.file_type))
 
     def finish(self) -> int:
