@@ -1,21 +1,34 @@
 """arm-core: uploads, recognition jobs (the outbox), intake of acks and results, REST API.
 
+Its rooms: `jobs/` (uploads, outbox relay, intake, results, sweeper, retention), `documents/`
+(store, read, corrections, review, export, listing), `rest/` (the API and its problems), `web/`
+(the pages), `auth/`, `db/`.
+
 `create_app` lives in `services.arm_core.app` (imported lazily: it pulls in FastAPI and NATS).
 """
 
 from __future__ import annotations
 
 from services.arm_core.exceptions import (
-    ApiProblem,
     ArmCoreError,
-    Conflict,
+    EmptyFile,
+    FileTooLarge,
+    FileTypeMismatch,
+    InvalidCorrection,
+    InvalidFileName,
+    JobInFlight,
     MappingError,
+    MissingFileName,
+    NotAnOsvDocument,
     NotFound,
     PublishFailed,
+    Refused,
     Unavailable,
+    UnsupportedFileContent,
+    UnsupportedFileType,
     UploadRejected,
 )
-from services.arm_core.intake import (
+from services.arm_core.jobs.intake import (
     MAPPING_ERROR,
     FinalResultHandler,
     Intake,
@@ -25,7 +38,7 @@ from services.arm_core.intake import (
     record_final_status,
     service_values,
 )
-from services.arm_core.relay import (
+from services.arm_core.jobs.relay import (
     REQUEST_INVALID,
     REQUEST_SCHEMA_VERSION,
     OutboxRelay,
@@ -34,14 +47,14 @@ from services.arm_core.relay import (
     format_deadline,
     request_body,
 )
-from services.arm_core.results import (
+from services.arm_core.jobs.results import (
     DEFAULT_RESULT_MAX_BYTES,
     ResultFileHandler,
     ResultReader,
     S3ResultReader,
 )
+from services.arm_core.jobs.sweeper import DeadlineSweeper
 from services.arm_core.settings import ROLES, AuthSettings, CoreSettings, Pipeline, is_loopback_host
-from services.arm_core.sweeper import DeadlineSweeper
 
 __all__ = [
     "DEFAULT_RESULT_MAX_BYTES",
@@ -49,20 +62,27 @@ __all__ = [
     "REQUEST_INVALID",
     "REQUEST_SCHEMA_VERSION",
     "ROLES",
-    "ApiProblem",
     "ArmCoreError",
     "AuthSettings",
-    "Conflict",
     "CoreSettings",
     "DeadlineSweeper",
+    "EmptyFile",
+    "FileTooLarge",
+    "FileTypeMismatch",
     "FinalResultHandler",
     "Intake",
     "IntakeOutcome",
+    "InvalidCorrection",
+    "InvalidFileName",
+    "JobInFlight",
     "MappingError",
+    "MissingFileName",
+    "NotAnOsvDocument",
     "NotFound",
     "OutboxRelay",
     "Pipeline",
     "PublishFailed",
+    "Refused",
     "RelayPass",
     "RequestPublisher",
     "ResultFileHandler",
@@ -70,6 +90,8 @@ __all__ = [
     "S3ResultReader",
     "StagedFinalHandler",
     "Unavailable",
+    "UnsupportedFileContent",
+    "UnsupportedFileType",
     "UploadRejected",
     "close_in_error",
     "format_deadline",

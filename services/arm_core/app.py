@@ -23,21 +23,19 @@ from faststream.specification import AsyncAPI
 from faststream_fastapi import FastStreamAPI
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from services.arm_core._periodic import PeriodicTask
 from services.arm_core.auth import announce, auth_state, check_bind, install_auth, uvicorn_bind
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
-from services.arm_core.intake import FinalResultHandler, Intake, StagedFinalHandler
-from services.arm_core.openapi import install_docs
-from services.arm_core.problems import install_problem_handlers
-from services.arm_core.relay import OutboxRelay, RequestPublisher
-from services.arm_core.results import ResultFileHandler, S3ResultReader
-from services.arm_core.retention import FileRetention
-from services.arm_core.routes import ApiDeps, build_api_router
+from services.arm_core.jobs.intake import FinalResultHandler, Intake, StagedFinalHandler
+from services.arm_core.jobs.periodic import PeriodicTask
+from services.arm_core.jobs.relay import OutboxRelay, RequestPublisher
+from services.arm_core.jobs.results import ResultFileHandler, S3ResultReader
+from services.arm_core.jobs.retention import FileRetention
+from services.arm_core.jobs.sweeper import DeadlineSweeper
+from services.arm_core.jobs.uploads import UploadService
+from services.arm_core.rest import ApiDeps, error_response, install_rest
 from services.arm_core.settings import CoreSettings
-from services.arm_core.sweeper import DeadlineSweeper
-from services.arm_core.uploads import UploadService
 from services.arm_core.web import install_web
 from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
@@ -207,11 +205,8 @@ def create_app(
         storage,
         buckets=(settings.s3.s3_bucket, settings.s3.s3_results_bucket or settings.s3.s3_bucket),
     )
-    api.state.api_deps = ApiDeps(sessions, uploads, retention)
-    install_problem_handlers(api)
-    install_auth(api, settings.auth)
-    api.include_router(build_api_router())
-    install_docs(api)
+    install_auth(api, settings.auth, respond=error_response)
+    install_rest(api, ApiDeps(sessions, uploads, retention))
     install_web(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")

@@ -1,29 +1,49 @@
-"""The exceptions of arm-core, one root.
+"""The exceptions of arm-core, one root; none of them knows HTTP.
 
 ```
 ArmCoreError
-├── ApiProblem          an HTTP problem (RFC 9457) of a type of problem_types
-│   ├── UploadRejected  the upload is not acceptable (4xx)
-│   ├── NotFound        no such file, job or document (404)
-│   ├── Conflict        not now: a job of the file is in flight (409)
-│   └── Unavailable     a dependency (S3, database) failed (503)
-├── PublishFailed       the relay could not hand a request to NATS (retried later)
-└── MappingError        a result file the core cannot take (the job closes in error)
+├── Refused                     the request cannot be done as asked (the caller's to change)
+│   ├── UploadRejected          the upload is not acceptable; nothing was stored
+│   │   ├── MissingFileName     the uploaded part has no file name
+│   │   ├── InvalidFileName     empty, '.', '..', too long, control characters
+│   │   ├── EmptyFile           no bytes
+│   │   ├── FileTooLarge        over the upload limit
+│   │   ├── UnsupportedFileType the extension is none of the supported ones
+│   │   ├── UnsupportedFileContent  the bytes are no supported type
+│   │   └── FileTypeMismatch    the bytes are another supported type than the name says
+│   ├── NotFound                no such file, job or document
+│   ├── JobInFlight             a job of the file is queued, published or processing
+│   ├── NotAnOsvDocument        rows asked of a statement form
+│   ├── InvalidCorrection       a correction naming nothing, or with a value that is not one
+│   └── (auth) NotAuthenticated, Forbidden
+├── Unavailable                 a dependency (S3, the database, the provider) failed
+├── PublishFailed               the relay could not hand a request to NATS (retried later)
+└── MappingError                a result file the core cannot take (the job closes in error)
 ```
+
+The REST API and the pages turn them into answers in one place each (`rest/problems.py`'s
+table, the pages' own texts); the jobs and documents rooms raise them without knowing how.
 """
 
 from __future__ import annotations
 
-from services.arm_core.problem_types import NOT_FOUND, UNAVAILABLE, ProblemType
-
 __all__ = [
-    "ApiProblem",
     "ArmCoreError",
-    "Conflict",
+    "EmptyFile",
+    "FileTooLarge",
+    "FileTypeMismatch",
+    "InvalidCorrection",
+    "InvalidFileName",
+    "JobInFlight",
     "MappingError",
+    "MissingFileName",
+    "NotAnOsvDocument",
     "NotFound",
     "PublishFailed",
+    "Refused",
     "Unavailable",
+    "UnsupportedFileContent",
+    "UnsupportedFileType",
     "UploadRejected",
 ]
 
@@ -32,45 +52,74 @@ class ArmCoreError(Exception):
     """Root of arm-core's exceptions."""
 
 
-class ApiProblem(ArmCoreError):
-    """An error the REST API returns as `application/problem+json`, of one catalogued type."""
+class Refused(ArmCoreError):
+    """The request cannot be done as asked; `detail` says why, in words a caller can act on."""
 
-    def __init__(self, problem: ProblemType, detail: str) -> None:
-        super().__init__(f"{problem.status} {problem.title}: {detail}")
-        self.problem = problem
-        self.status = problem.status
-        self.title = problem.title
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
         self.detail = detail
 
-    @property
-    def type(self) -> str:
-        """The problem type URI."""
-        return self.problem.uri
 
-
-class UploadRejected(ApiProblem):
+class UploadRejected(Refused):
     """The upload is refused; nothing was stored."""
 
 
-class NotFound(ApiProblem):
+class MissingFileName(UploadRejected):
+    """The uploaded part has no file name."""
+
+
+class InvalidFileName(UploadRejected):
+    """The base name is empty, '.' or '..', too long, or has control characters."""
+
+
+class EmptyFile(UploadRejected):
+    """The uploaded file has no bytes."""
+
+
+class FileTooLarge(UploadRejected):
+    """The file is larger than the upload limit."""
+
+
+class UnsupportedFileType(UploadRejected):
+    """The file extension is not a supported one."""
+
+
+class UnsupportedFileContent(UploadRejected):
+    """The bytes are not any supported file type, whatever the name says."""
+
+
+class FileTypeMismatch(UploadRejected):
+    """The bytes are another supported type than the extension says."""
+
+
+class NotFound(Refused):
     """The requested file, job or document does not exist."""
 
     def __init__(self, what: str, ident: object) -> None:
-        super().__init__(NOT_FOUND, f"no {what} with id {ident}")
-        self.title = f"{what.capitalize()} not found"
+        super().__init__(f"no {what} with id {ident}")
         self.what = what
         self.ident = ident
 
 
-class Conflict(ApiProblem):
-    """The request conflicts with the state of the resource (a job still in flight)."""
+class JobInFlight(Refused):
+    """A job of the file is queued, published or processing: not now."""
 
 
-class Unavailable(ApiProblem):
-    """Storage or the database failed; the request may be retried."""
+class NotAnOsvDocument(Refused):
+    """Only ОСВ documents have rows."""
+
+
+class InvalidCorrection(Refused):
+    """A correction names no such line, column or field, or its value is not valid; `detail`
+    is shown to the analyst as it is (Russian)."""
+
+
+class Unavailable(ArmCoreError):
+    """Storage, the database or the provider failed; the request may be retried."""
 
     def __init__(self, detail: str) -> None:
-        super().__init__(UNAVAILABLE, detail)
+        super().__init__(detail)
+        self.detail = detail
 
 
 class PublishFailed(ArmCoreError):

@@ -36,13 +36,13 @@ def is_tiff(data: bytes) -> bool:
     imported only when the bytes start with a TIFF byte order."""
     if data[:2] not in (b"II", b"MM"):
         return False
-    from services.arm_core.tiff import is_tiff as core_is_tiff
+    from services.arm_core.jobs.tiff import is_tiff as core_is_tiff
 
     return core_is_tiff(data)
 
 
 def tiff_as_pdf(name: str, data: bytes) -> bytes | None:
-    """The PDF arm-core stores for a TIFF scan (`services.arm_core.tiff.tiff_to_pdf`: one
+    """The PDF arm-core stores for a TIFF scan (`services.arm_core.jobs.tiff.tiff_to_pdf`: one
     lossless page per TIFF page), so that a local parse reads the document the core's
     pipeline reads; None when `data` is no TIFF and `name` no .tif / .tiff.
 
@@ -53,8 +53,8 @@ def tiff_as_pdf(name: str, data: bytes) -> bytes | None:
     if data[:2] not in (b"II", b"MM") and PurePath(name).suffix.lower() not in TIFF_SUFFIXES:
         return None  # no TIFF byte order, no TIFF name: not worth loading arm-core to ask
     from services.arm_core.exceptions import UploadRejected
+    from services.arm_core.jobs.tiff import is_tiff, is_tiff_name, tiff_to_pdf
     from services.arm_core.settings import CoreSettings
-    from services.arm_core.tiff import is_tiff, is_tiff_name, tiff_to_pdf
 
     if not (is_tiff(data) or is_tiff_name(name)):
         return None

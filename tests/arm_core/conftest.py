@@ -29,8 +29,8 @@ from services.arm_core.db import (
     create_session_factory,
     migrate,
 )
-from services.arm_core.intake import Intake
-from services.arm_core.results import ResultFileHandler, S3ResultReader
+from services.arm_core.jobs.intake import Intake
+from services.arm_core.jobs.results import ResultFileHandler, S3ResultReader
 from services.arm_core.settings import CoreSettings
 from services.runtime.settings import S3Settings, load_settings
 from services.runtime.storage import S3Storage

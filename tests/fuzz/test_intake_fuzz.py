@@ -12,7 +12,7 @@ The allowed outcome is derived from the message alone:
 Nothing but the job row is written.
 
 Text in the generated messages includes U+0000, which PostgreSQL cannot store in a text or
-JSONB column: the intake keeps such text with the character replaced (services/arm_core/_text.py).
+JSONB column: the intake keeps such text with the character replaced (services/arm_core/db/text.py).
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from services.arm_core._contract import envelope_problems
 from services.arm_core.db import (
     JobStatus,
     RecognitionJob,
@@ -41,7 +40,8 @@ from services.arm_core.db import (
     migrate,
 )
 from services.arm_core.db.documents import Document
-from services.arm_core.intake import Intake
+from services.arm_core.jobs._contract import envelope_problems
+from services.arm_core.jobs.intake import Intake
 from tests.fuzz._strategies import json_values, texts
 
 pytestmark = [pytest.mark.db]

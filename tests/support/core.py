@@ -14,7 +14,7 @@ from typing import Any
 from services.arm_core.app import CoreApp
 from services.arm_core.db import RecognitionJob
 from services.arm_core.exceptions import PublishFailed
-from services.arm_core.intake import Intake, IntakeOutcome
+from services.arm_core.jobs.intake import Intake, IntakeOutcome
 from services.contract import parse_version
 from services.runtime.storage import S3Storage
 

@@ -39,11 +39,10 @@ from services.arm_core.auth.errors import (
     Forbidden,
     NotAuthenticated,
     PageRefusal,
-    install_auth_problems,
-    refusal_response,
+    page_refusal_of,
     set_page_refusal,
 )
-from services.arm_core.auth.guard import BodyGuard
+from services.arm_core.auth.guard import BodyGuard, ErrorResponder
 from services.arm_core.auth.login import (
     CALLBACK_PATH,
     LOGIN_PATH,
@@ -80,6 +79,7 @@ __all__ = [
     "UNAUTHENTICATED_WARNING",
     "Authenticator",
     "BodyGuard",
+    "ErrorResponder",
     "Forbidden",
     "NotAuthenticated",
     "PageRefusal",
@@ -97,10 +97,9 @@ __all__ = [
     "clear_session",
     "code_challenge",
     "install_auth",
-    "install_auth_problems",
     "is_loopback",
+    "page_refusal_of",
     "principal_of",
-    "refusal_response",
     "remember",
     "require",
     "roles_from_claims",
@@ -112,14 +111,14 @@ __all__ = [
 ]
 
 
-def install_auth(app: FastAPI, settings: AuthSettings) -> Authenticator:
-    """Give `app` its authenticator (`app.state.auth`), the 401/403 problems, /auth/, the
-    guard that authenticates a request before its body is read (guard.py) and, around it,
-    the middleware that puts a renewed session's cookies on the answer (session.py)."""
+def install_auth(app: FastAPI, settings: AuthSettings, respond: ErrorResponder) -> Authenticator:
+    """Give `app` its authenticator (`app.state.auth`), /auth/, the guard that authenticates a
+    request before its body is read (guard.py; its refusals answered by `respond`, the app's
+    one answer to an error) and, around it, the middleware that puts a renewed session's
+    cookies on the answer (session.py)."""
     auth = Authenticator(settings)
     app.state.auth = auth
-    install_auth_problems(app)
-    app.add_middleware(BodyGuard)
+    app.add_middleware(BodyGuard, respond=respond)
     app.add_middleware(SessionCookies)  # added last: outside the guard, sees its refusals
     app.include_router(build_auth_router())
     return auth

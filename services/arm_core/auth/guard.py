@@ -13,7 +13,7 @@ takes it: the token is verified once a request.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from fastapi import FastAPI, Request
@@ -24,11 +24,12 @@ from starlette.routing import compile_path
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.arm_core.auth.dependency import authorize, principal_of, remember, roles_required
-from services.arm_core.auth.errors import Forbidden, NotAuthenticated, refusal_response
-from services.arm_core.exceptions import ApiProblem
-from services.arm_core.problems import problem_response
+from services.arm_core.exceptions import ArmCoreError, Refused, Unavailable
 
-__all__ = ["BodyGuard"]
+__all__ = ["BodyGuard", "ErrorResponder"]
+
+# The one answer to an error of arm-core (the REST room's table), given by the app's wiring.
+ErrorResponder = Callable[[Request, ArmCoreError], Response]
 
 _NO_BODY = frozenset({"GET", "HEAD", "OPTIONS"})
 
@@ -74,8 +75,9 @@ def _guarded_routes(app: FastAPI) -> list[_Guarded]:
 class BodyGuard:
     """The ASGI middleware (`app.add_middleware(BodyGuard)`)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, respond: ErrorResponder) -> None:
         self.app = app
+        self._respond = respond
         self._guarded: list[_Guarded] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -98,10 +100,6 @@ class BodyGuard:
             for roles in wanted:
                 authorize(principal, roles)
             remember(request, principal)  # the dependency takes it from the scope
-        except (NotAuthenticated, Forbidden) as refused:
-            return refusal_response(request, refused)
-        except ApiProblem as problem:  # the provider unreachable, say
-            return problem_response(
-                problem.status, problem.title, problem.detail, type_=problem.type
-            )
+        except (Refused, Unavailable) as refused:  # the provider unreachable, say
+            return self._respond(request, refused)
         return None

@@ -175,7 +175,7 @@ class Correction(Base):
     """One change an analyst made to a document: who, when, old and new.
 
     The recognised document is never overwritten; the corrected document is the recognised
-    one with its corrections applied in order (services/arm_core/corrections.py). `line` is
+    one with its corrections applied in order (services/arm_core/documents/corrections.py). `line` is
     the line's position in the document, `column_index` the value's column, `field` a header
     field. A `reviewed` row marks the document reviewed.
     """

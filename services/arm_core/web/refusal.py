@@ -11,10 +11,10 @@ from __future__ import annotations
 from urllib.parse import urlencode, urlsplit
 
 from fastapi import Request
-from fastapi.templating import Jinja2Templates
 from starlette.responses import RedirectResponse, Response
 
 from services.arm_core.auth import LOGIN_PATH, LOGOUT_PATH, Forbidden, NotAuthenticated, PageRefusal
+from services.arm_core.web.render import render
 
 __all__ = ["ROLE_NAMES", "page_refusal"]
 
@@ -48,7 +48,7 @@ def _reason(refused: Forbidden) -> str:
     return f"Здесь нужна роль {needs} (или «администратор»); у вас роли: {held}."
 
 
-def page_refusal(templates: Jinja2Templates, prefix: str) -> PageRefusal:
+def page_refusal(prefix: str) -> PageRefusal:
     """The `PageRefusal` of the pages under `prefix` (registered by `install_web`)."""
 
     def refuse(request: Request, refused: NotAuthenticated | Forbidden) -> Response | None:
@@ -60,11 +60,12 @@ def page_refusal(templates: Jinja2Templates, prefix: str) -> PageRefusal:
             if htmx:
                 return Response(status_code=401, headers={"HX-Redirect": login})
             return RedirectResponse(login, status_code=303)
-        return templates.TemplateResponse(
+        return render(
             request,
             "_refused.html" if htmx else "forbidden.html",
-            {"reason": _reason(refused), "logout": LOGOUT_PATH if refused.needs else None},
-            status_code=403,
+            403,
+            reason=_reason(refused),
+            logout=LOGOUT_PATH if refused.needs else None,
         )
 
     return refuse

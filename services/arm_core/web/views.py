@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from services.arm_core.corrections import HEADER_FIELDS, CorrectedDocument
-from services.arm_core.review import Change, review_of
+from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument
+from services.arm_core.documents.review import Change, review_of
 
 __all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
 

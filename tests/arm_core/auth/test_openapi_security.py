@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from services.arm_core.app import create_app
-from services.arm_core.openapi import openapi_document
+from services.arm_core.rest.openapi import openapi_document
 from services.arm_core.settings import CoreSettings
 from services.runtime.settings import load_settings
 

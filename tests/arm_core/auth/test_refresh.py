@@ -24,7 +24,7 @@ from services.arm_core.auth import (
     TOKEN_COOKIE,
     TokenSet,
 )
-from services.arm_core.web.routes import UI_PREFIX
+from services.arm_core.web.render import UI_PREFIX
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
 
 from ._flow import cookie_of, recognised, through_provider

@@ -96,5 +96,5 @@ async def test_tokens_and_the_client_secret_stay_out_of_logs_and_answers(
 def test_a_refusal_never_carries_the_token() -> None:
     """The 401 exception's text and challenge are the fixed reason only."""
     exc = NotAuthenticated("the token has expired")
-    assert str(exc) == "401 Authentication required: the token has expired"
+    assert str(exc) == "the token has expired"
     assert exc.www_authenticate.endswith('error_description="the token has expired"')

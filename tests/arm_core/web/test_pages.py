@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from services.arm_core.export import OSV_COLUMNS
+from services.arm_core.documents.export import OSV_COLUMNS
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
     RIGHT_AMOUNT,

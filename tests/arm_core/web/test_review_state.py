@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from services.arm_core.corrections import apply_corrections
 from services.arm_core.db.models import Correction
-from services.arm_core.review import review_of
+from services.arm_core.documents.corrections import apply_corrections
+from services.arm_core.documents.review import review_of
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, RIGHT_VALUE
 from tests.arm_core.web._recognition import Recognised
 

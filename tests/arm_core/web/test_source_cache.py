@@ -138,7 +138,7 @@ async def test_a_second_source_view_of_a_workbook_does_not_download_it_again(
         assert panel.status_code == 200
         assert "Лист «Отчет о финансовых результатах»" in panel.text
     assert reads == [income.file_id]
-    cache = app.api.state.source_cache
+    cache = app.api.state.sources.cache
     assert isinstance(cache, SourceCache)
     assert (income.file_id, "workbook") in cache
 

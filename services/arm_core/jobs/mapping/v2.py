@@ -1,0 +1,32 @@
+"""The 2.0 mapper: the result file already has the normalised shape; store what it says."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from services.arm_core.documents.mapped import MappedDocument, MappedResult
+from services.arm_core.jobs.mapping._common import job_status, merged_metrics
+
+__all__ = ["map_v2"]
+
+
+def map_v2(result: Mapping[str, Any], envelope: Mapping[str, Any]) -> MappedResult:
+    """Map a schema-valid 2.x result file (any MINOR) received under `envelope`."""
+    documents = tuple(
+        MappedDocument(body=copy.deepcopy(dict(document))) for document in result["documents"]
+    )
+    service = result.get("service") or {}
+    return MappedResult(
+        schema_version=str(result["schema_version"]),
+        status=job_status(
+            str(envelope["status"]),
+            result.get("status"),
+            [str(d.body.get("status")) for d in documents],
+        ),
+        group_schema=result.get("group_schema"),
+        statements_version=service.get("statements_version"),
+        metrics=merged_metrics(result.get("metrics"), envelope.get("metrics")),
+        documents=documents,
+    )

@@ -1,0 +1,250 @@
+"""The document page: a document beside its source, its panels, corrections and export."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Query, Request, Response
+from fastapi.responses import HTMLResponse
+
+from services.arm_core.db.documents import Document
+from services.arm_core.db.models import CorrectionKind, StoredFile
+from services.arm_core.documents.corrections import (
+    HEADER_FIELDS,
+    CorrectedDocument,
+    CorrectionRequest,
+    add_correction,
+    load_corrected,
+)
+from services.arm_core.documents.read import count_osv_rows, load_osv_rows, osv_row_json
+from services.arm_core.documents.review import review_of
+from services.arm_core.documents.store import is_osv
+from services.arm_core.exceptions import InvalidCorrection
+from services.arm_core.rest.deps import Analyst, ApiDeps, Deps
+from services.arm_core.rest.downloads import export_response
+from services.arm_core.web.not_found import PageNotFound
+from services.arm_core.web.render import UI_PREFIX, render
+from services.arm_core.web.sources import Sources
+from services.arm_core.web.views import statement_view
+from services.arm_statements.money import format_amount, parse_amount
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+_DOCUMENT = f"{UI_PREFIX}/files/{{file_id}}/documents/{{document_id}}"
+_ROWS_PAGE = 100
+
+
+async def _document_in_file(
+    deps: ApiDeps, file_id: uuid.UUID, document_id: uuid.UUID
+) -> tuple[StoredFile, Document, CorrectedDocument]:
+    async with deps.sessions() as session:
+        stored = await session.get(StoredFile, file_id)
+        found = await load_corrected(session, document_id)
+    if stored is None:
+        raise PageNotFound("файл")
+    if found is None or found[0].file_id != file_id:
+        raise PageNotFound("документ")
+    return stored, found[0], found[1]
+
+
+def _doc_context(
+    stored: StoredFile, document: Document, corrected: CorrectedDocument
+) -> dict[str, Any]:
+    context: dict[str, Any] = {
+        "file": stored,
+        "document": document,
+        "corrected": corrected,
+        "review": review_of(corrected),
+        "base": f"{UI_PREFIX}/files/{stored.id}/documents/{document.id}",
+    }
+    if not is_osv(document.document_type):
+        context["view"] = statement_view(corrected)
+    return context
+
+
+def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int, int] | None:
+    """The first doubtful value after (line, column), for the keyboard's next stop."""
+    if line is None:
+        return None
+    after = [d for d in view.doubtful if d > (line, column or 0)]
+    return after[0] if after else None
+
+
+@router.get(_DOCUMENT, response_class=HTMLResponse)
+async def document_page(
+    request: Request,
+    deps: Deps,
+    _who: Analyst,
+    file_id: uuid.UUID,
+    document_id: uuid.UUID,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> HTMLResponse:
+    stored, document, corrected = await _document_in_file(deps, file_id, document_id)
+    context = _doc_context(stored, document, corrected)
+    if is_osv(document.document_type):
+        async with deps.sessions() as session:
+            context["rows_total"] = await count_osv_rows(session, document_id)
+            rows = await load_osv_rows(session, document_id, limit=_ROWS_PAGE, offset=offset)
+        context.update(rows=[osv_row_json(r) for r in rows], offset=offset, limit=_ROWS_PAGE)
+    return render(request, "document.html", **context)
+
+
+@router.get(f"{_DOCUMENT}/cell", response_class=HTMLResponse)
+async def cell_panel(
+    request: Request,
+    deps: Deps,
+    sources: Sources,
+    _who: Analyst,
+    file_id: uuid.UUID,
+    document_id: uuid.UUID,
+    line: Annotated[int, Query(ge=0)],
+    column: Annotated[int | None, Query(ge=0)] = None,
+) -> HTMLResponse:
+    stored, document, corrected = await _document_in_file(deps, file_id, document_id)
+    lines = corrected.document.get("lines") or []
+    if line >= len(lines):
+        raise PageNotFound("строка")
+    the_line = lines[line]
+    value: dict[str, Any] = next(
+        (v for v in the_line.get("values") or [] if v.get("column_index") == column), {}
+    )
+    origin = await sources.origin(deps.uploads, stored, the_line.get("ref"), value)
+    columns = {c.get("column_index"): c for c in corrected.document.get("columns") or []}
+    return render(
+        request,
+        "_panel_cell.html",
+        base=f"{UI_PREFIX}/files/{file_id}/documents/{document_id}",
+        file=stored,
+        line_index=line,
+        line=the_line,
+        column=columns.get(column),
+        column_index=column,
+        value=value,
+        origin=origin,
+        editable=not is_osv(document.document_type),
+    )
+
+
+@router.get(f"{_DOCUMENT}/row", response_class=HTMLResponse)
+async def row_panel(
+    request: Request,
+    deps: Deps,
+    sources: Sources,
+    _who: Analyst,
+    file_id: uuid.UUID,
+    document_id: uuid.UUID,
+    index: Annotated[int, Query(ge=0)],
+) -> HTMLResponse:
+    """An ОСВ row beside the source cells of its `ref` (rows are not corrected)."""
+    stored, document, _corrected = await _document_in_file(deps, file_id, document_id)
+    if not is_osv(document.document_type):
+        raise PageNotFound("строка")
+    async with deps.sessions() as session:
+        rows = await load_osv_rows(session, document_id, limit=1, offset=index)
+    if not rows:
+        raise PageNotFound("строка")
+    row = osv_row_json(rows[0])
+    origin = await sources.origin(deps.uploads, stored, row.get("ref"), {})
+    return render(request, "_panel_row.html", file=stored, row=row, origin=origin)
+
+
+@router.get(f"{_DOCUMENT}/field", response_class=HTMLResponse)
+async def field_panel(
+    request: Request,
+    deps: Deps,
+    _who: Analyst,
+    file_id: uuid.UUID,
+    document_id: uuid.UUID,
+    field: Annotated[str, Query()],
+) -> HTMLResponse:
+    _stored, _document, corrected = await _document_in_file(deps, file_id, document_id)
+    if field not in HEADER_FIELDS:
+        raise PageNotFound("поле")
+    header = corrected.document.get("header") or {}
+    return render(
+        request,
+        "_panel_field.html",
+        base=f"{UI_PREFIX}/files/{file_id}/documents/{document_id}",
+        field=field,
+        label=HEADER_FIELDS[field],
+        value=header.get(field),
+        text=header.get(f"{field}_text"),
+    )
+
+
+@router.post(f"{_DOCUMENT}/corrections", response_class=HTMLResponse)
+async def correct(
+    request: Request,
+    deps: Deps,
+    who: Analyst,
+    file_id: uuid.UUID,
+    document_id: uuid.UUID,
+    kind: Annotated[str, Form()],
+    line: Annotated[int | None, Form()] = None,
+    column: Annotated[int | None, Form()] = None,
+    field: Annotated[str | None, Form()] = None,
+    value: Annotated[str | None, Form()] = None,
+) -> HTMLResponse:
+    _stored, document, corrected = await _document_in_file(deps, file_id, document_id)
+    try:
+        asked = _correction_request(corrected, kind, line, column, field, value)
+        async with deps.sessions() as session, session.begin():
+            await add_correction(session, document, asked, author=who.subject)
+    except InvalidCorrection as refused:
+        response = render(request, "_refused.html", 422, reason=refused.detail)
+        response.headers["HX-Retarget"] = "#panel-message"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    stored, document, corrected = await _document_in_file(deps, file_id, document_id)
+    context = _doc_context(stored, document, corrected)
+    if "view" in context:
+        context["focus"] = _next_doubtful(context["view"], line, column) or (
+            (line, column) if line is not None and column is not None else None
+        )
+    context["saved"] = asked
+    return render(request, "_doc_body.html", **context)
+
+
+@router.get(f"{_DOCUMENT}/export.{{fmt}}")
+async def export(
+    deps: Deps, _who: Analyst, file_id: uuid.UUID, document_id: uuid.UUID, fmt: str
+) -> Response:
+    if fmt not in ("xlsx", "csv"):
+        raise PageNotFound("формат")
+    _stored, document, corrected = await _document_in_file(deps, file_id, document_id)
+    return await export_response(deps, document, corrected, "xlsx" if fmt == "xlsx" else "csv")
+
+
+def _correction_request(
+    corrected: CorrectedDocument,
+    kind: str,
+    line: int | None,
+    column: int | None,
+    field: str | None,
+    value: str | None,
+) -> CorrectionRequest:
+    """The page's form as a correction; `auto` (Enter on a value) confirms an unchanged value
+    and corrects a changed one."""
+    if kind == "auto":
+        lines = corrected.document.get("lines") or []
+        current = None
+        if line is not None and 0 <= line < len(lines):
+            current = next(
+                (
+                    v.get("amount")
+                    for v in lines[line].get("values") or []
+                    if v.get("column_index") == column
+                ),
+                None,
+            )
+        typed = parse_amount((value or "").strip())
+        unchanged = current is not None and typed is not None and format_amount(typed) == current
+        kind = CorrectionKind.CONFIRM.value if unchanged else CorrectionKind.VALUE.value
+    try:
+        correction_kind = CorrectionKind(kind)
+    except ValueError as exc:
+        raise InvalidCorrection(f"неизвестный вид исправления «{kind}»") from exc
+    return CorrectionRequest(correction_kind, line, column, field, value)

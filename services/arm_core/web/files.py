@@ -1,0 +1,203 @@
+"""The files pages: the list (with upload and the live table), one file with its jobs and
+documents, a new recognition, a scan's page image."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Query, Request, Response, UploadFile
+from fastapi.responses import HTMLResponse, RedirectResponse
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from services.arm_core.db.documents import Document
+from services.arm_core.db.models import ACTIVE_STATUSES, Correction, StoredFile
+from services.arm_core.documents.corrections import load_corrected
+from services.arm_core.documents.listing import file_with_jobs, query_files
+from services.arm_core.documents.read import latest_result_job, list_documents
+from services.arm_core.documents.review import Review, review_of
+from services.arm_core.exceptions import (
+    EmptyFile,
+    FileTooLarge,
+    FileTypeMismatch,
+    InvalidFileName,
+    MissingFileName,
+    Unavailable,
+    UnsupportedFileContent,
+    UnsupportedFileType,
+    UploadRejected,
+)
+from services.arm_core.rest.bodies import read_limited
+from services.arm_core.rest.deps import Analyst, ApiDeps, Deps, Integrator, Reader
+from services.arm_core.rest.problems import problem_of
+from services.arm_core.web.names import STATUS_NAMES
+from services.arm_core.web.not_found import PageNotFound
+from services.arm_core.web.render import UI_PREFIX, render
+from services.arm_core.web.sources import EXCEL_TYPES, Sources
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+_ACTIVE = frozenset(s.value for s in ACTIVE_STATUSES)
+_FILES_PAGE = 20
+_FILES_TABLE = "files-table"  # the table's element id: htmx names it in HX-Target
+
+
+async def _file_page_data(deps: ApiDeps, status: str | None, offset: int) -> dict[str, Any]:
+    # The filter's «все» sends an empty status; an unknown one filters nothing either.
+    status = status if status in STATUS_NAMES else None
+    async with deps.sessions() as session:
+        total, files = await query_files(session, limit=_FILES_PAGE, offset=offset, status=status)
+    latest = [(f, f.jobs[-1] if f.jobs else None) for f in files]
+    running = any(job is not None and job.status in _ACTIVE for _f, job in latest)
+    items = [{"file": f, "job": job} for f, job in latest]
+    return {
+        "items": items,
+        "total": total,
+        "offset": offset,
+        "limit": _FILES_PAGE,
+        "status": status or "",
+        "running": running,
+    }
+
+
+async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:
+    """The review of each document an analyst has touched (the others read as recognised)."""
+    if not documents:
+        return {}
+    touched = set(
+        await session.scalars(
+            select(Correction.document_id)
+            .where(Correction.document_id.in_([d.id for d in documents]))
+            .distinct()
+        )
+    )
+    reviews: dict[uuid.UUID, Review] = {}
+    for document_id in touched:
+        found = await load_corrected(session, document_id)
+        if found is not None:
+            reviews[document_id] = review_of(found[1])
+    return reviews
+
+
+def _wants_table(request: Request) -> bool:
+    """Whether a files request asks for the table alone: htmx swapping `#files-table`, or the
+    fragment's own URL."""
+    if request.url.path.endswith("/table"):
+        return True
+    htmx = request.headers.get("HX-Request") == "true"
+    return htmx and request.headers.get("HX-Target") == _FILES_TABLE
+
+
+@router.get("/")
+async def root() -> RedirectResponse:
+    return RedirectResponse(f"{UI_PREFIX}/files", status_code=307)
+
+
+@router.get(f"{UI_PREFIX}/files", response_class=HTMLResponse)
+@router.get(f"{UI_PREFIX}/files/table", response_class=HTMLResponse)
+async def files_page(
+    request: Request,
+    deps: Deps,
+    _who: Reader,
+    status: Annotated[str | None, Query()] = None,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> HTMLResponse:
+    """The files page, or only its table for htmx (the filter, the polling) and for
+    `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""
+    data = await _file_page_data(deps, status, offset)
+    fragment = _wants_table(request)
+    response = render(request, "_files_table.html" if fragment else "files.html", **data)
+    response.headers["Vary"] = "HX-Request, HX-Target"
+    return response
+
+
+@router.post(f"{UI_PREFIX}/files", response_class=HTMLResponse)
+async def upload(
+    request: Request,
+    deps: Deps,
+    _who: Integrator,
+    file: Annotated[UploadFile | None, File()] = None,
+) -> HTMLResponse:
+    if file is None:
+        return render(request, "_upload_result.html", 400, error="Выберите файл.")
+    try:
+        data = await read_limited(file, deps.uploads.max_bytes)
+        accepted = await deps.uploads.accept(file.filename, data)
+    except (UploadRejected, Unavailable) as refused:  # the page says why, in Russian
+        return render(
+            request,
+            "_upload_result.html",
+            _status(refused),
+            error=_upload_reason(refused),
+            name=file.filename,
+        )
+    response = render(request, "_upload_result.html", 201, stored=accepted.file)
+    response.headers["HX-Trigger"] = "files-changed"
+    return response
+
+
+@router.post(f"{UI_PREFIX}/files/{{file_id}}/recognitions")
+async def rerun(deps: Deps, _who: Integrator, file_id: uuid.UUID) -> Response:
+    await deps.uploads.recognize_again(file_id)
+    return Response(status_code=204, headers={"HX-Trigger": "files-changed"})
+
+
+@router.get(f"{UI_PREFIX}/files/{{file_id}}", response_class=HTMLResponse)
+async def file_page(request: Request, deps: Deps, _who: Reader, file_id: uuid.UUID) -> HTMLResponse:
+    async with deps.sessions() as session:
+        stored = await file_with_jobs(session, file_id)
+        if stored is None:
+            raise PageNotFound("файл")
+        job = await latest_result_job(session, file_id)
+        documents = await list_documents(session, job.id) if job is not None else []
+        reviews = await _reviews(session, documents)
+    latest = stored.jobs[-1] if stored.jobs else None
+    return render(
+        request,
+        "file.html",
+        file=stored,
+        jobs=list(reversed(stored.jobs)),
+        documents=documents,
+        reviews=reviews,
+        running=latest is not None and latest.status in _ACTIVE,
+    )
+
+
+@router.get(f"{UI_PREFIX}/files/{{file_id}}/pages/{{page}}.png")
+async def page_image(
+    deps: Deps, sources: Sources, _who: Analyst, file_id: uuid.UUID, page: int
+) -> Response:
+    async with deps.sessions() as session:
+        stored = await session.get(StoredFile, file_id)
+    if stored is None or stored.file_type in EXCEL_TYPES:
+        raise PageNotFound("страница")
+    image = await sources.page_png(deps.uploads, stored, page)
+    if image is None:
+        raise PageNotFound("страница")
+    return Response(image, media_type="image/png", headers={"Cache-Control": "max-age=3600"})
+
+
+# The analyst's words for each refusal of an upload.
+_UPLOAD_REASONS: dict[type[Exception], str] = {
+    UnsupportedFileType: "Такой файл не распознаётся: загрузите XLS, XLSX, XLSB, PDF, PNG или JPG.",
+    UnsupportedFileContent: "Содержимое файла не похоже ни на Excel, ни на PDF, ни на изображение.",
+    FileTypeMismatch: "Расширение файла не совпадает с его содержимым.",
+    EmptyFile: "Файл пуст.",
+    FileTooLarge: "Файл слишком большой.",
+    MissingFileName: "У файла нет имени.",
+    InvalidFileName: "Недопустимое имя файла.",
+}
+
+
+def _upload_reason(refused: UploadRejected | Unavailable) -> str:
+    return _UPLOAD_REASONS.get(type(refused), "Файл не принят.") + f" ({refused.detail})"
+
+
+def _status(refused: UploadRejected | Unavailable) -> int:
+    """The status the API answers for the same refusal."""
+    problem = problem_of(refused)
+    return problem.status if problem is not None else 400
