@@ -133,18 +133,28 @@ INCOME_LABELS = ("За Январь - Декабрь 2024 г.", "За Январ
 
 
 def statement_sheet(
-    name: str, title: str, period: str, okud: str, labels: Sequence[str], lines: Lines
+    name: str,
+    title: str,
+    period: str,
+    okud: str,
+    labels: Sequence[str],
+    lines: Lines,
+    *,
+    report_date: str = "31.12.2024",
+    organization: tuple[str, str] = (ORG_NAME, ORG_INN),
+    units: tuple[str, str] = ("Единица измерения: в тыс. рублей", "384"),
 ) -> SheetSpec:
-    """A 1C statement form: title, «Коды» block, «Пояснения | Наименование | Код | …» table."""
+    """A 1C statement form: title, «Коды» block, «Пояснения | Наименование | Код | …» table
+    (`organization` is its name and ИНН, `units` the units line and its ОКЕИ code)."""
     rows: list[Row] = [
         [None, title],
         [None, period],
         [None, None, None, None, None, "Коды"],
         [None, None, None, None, "Форма по ОКУД", okud],
-        [None, None, None, None, "Дата (число, месяц, год)", "31.12.2024"],
-        ["Организация", ORG_NAME, None, None, "по ОКПО", "12345678"],
-        ["Идентификационный номер налогоплательщика", None, None, None, "ИНН", ORG_INN],
-        ["Единица измерения: в тыс. рублей", None, None, None, "по ОКЕИ", "384"],
+        [None, None, None, None, "Дата (число, месяц, год)", report_date],
+        ["Организация", organization[0], None, None, "по ОКПО", "12345678"],
+        ["Идентификационный номер налогоплательщика", None, None, None, "ИНН", organization[1]],
+        [units[0], None, None, None, "по ОКЕИ", units[1]],
         [],
         ["Пояснения", "Наименование показателя", "Код", *labels],
         [str(i) for i in range(1, 4 + len(labels))],

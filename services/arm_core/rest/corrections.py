@@ -27,11 +27,13 @@ from services.arm_core.documents.corrections import (
     correction_json,
     load_corrected,
 )
+from services.arm_core.documents.dossier import dossier_of_document
 from services.arm_core.documents.review import review_of
 from services.arm_core.exceptions import NotFound
 from services.arm_core.rest.deps import Analyst, Deps
 from services.arm_core.rest.downloads import XLSX_TYPE, export_response
 from services.arm_core.rest.openapi import problem_responses
+from services.arm_core.rest.organizations import DisagreementOut, disagreement_out
 from services.arm_core.rest.problem_types import INVALID_CORRECTION
 from services.arm_core.rest.reads import ID_PROBLEMS
 
@@ -112,9 +114,16 @@ class CorrectedOut(BaseModel):
     reviewed: bool = Field(description="`review.state` is `reviewed`")
     reviewed_by: str | None
     reviewed_at: str | None
+    disagreements: list[DisagreementOut] = Field(
+        default=[],
+        description="Figures of this document that another document of the borrower's dossier "
+        "prints differently (`GET /organizations/{key}/dossier`)",
+    )
 
 
-def corrected_out(document: Document, corrected: CorrectedDocument) -> CorrectedOut:
+def corrected_out(
+    document: Document, corrected: CorrectedDocument, disagreements: list[DisagreementOut]
+) -> CorrectedOut:
     """The API's answer for a corrected document."""
     review = review_of(corrected)
     return CorrectedOut(
@@ -132,6 +141,7 @@ def corrected_out(document: Document, corrected: CorrectedDocument) -> Corrected
         reviewed=review.state == "reviewed",
         reviewed_by=review.reviewed_by,
         reviewed_at=review.reviewed_at.isoformat() if review.reviewed_at else None,
+        disagreements=disagreements,
     )
 
 
@@ -146,6 +156,15 @@ async def _load(deps: Deps, document_id: uuid.UUID) -> tuple[Document, Corrected
     return found
 
 
+async def _answer(deps: Deps, document_id: uuid.UUID) -> CorrectedOut:
+    """The corrected document with the dossier's disagreements that touch it."""
+    document, found = await _load(deps, document_id)
+    async with deps.sessions() as session:
+        dossier = await dossier_of_document(session, document_id)
+    touching = dossier.touching(document_id) if dossier is not None else []
+    return corrected_out(document, found, [disagreement_out(d) for d in touching])
+
+
 @router.get(
     "/documents/{document_id}/corrected",
     response_model=CorrectedOut,
@@ -153,7 +172,7 @@ async def _load(deps: Deps, document_id: uuid.UUID) -> tuple[Document, Corrected
 )
 async def corrected(deps: Deps, _who: Analyst, document_id: uuid.UUID) -> CorrectedOut:
     """The document with the analysts' corrections applied and its checks recomputed."""
-    return corrected_out(*await _load(deps, document_id))
+    return await _answer(deps, document_id)
 
 
 @router.get(
@@ -186,7 +205,7 @@ async def correct(
         if found is None:
             raise NotFound("document", document_id)
         await add_correction(session, found[0], request, author=who.subject)
-    return corrected_out(*await _load(deps, document_id))
+    return await _answer(deps, document_id)
 
 
 @router.get(

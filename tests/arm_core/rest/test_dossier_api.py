@@ -1,0 +1,204 @@
+"""The borrower's dossier over the API: documents grouped by ИНН, figures held against each
+other, and the dossier following corrections at once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from services.arm_core.app import CoreApp
+from services.devstack._samples import BALANCE, INCOME, ORG_INN, ORG_NAME, Lines, statement_sheet
+from tests.arm_core.web._recognition import Recognised, upload_and_recognise
+from tests.builders import write_xlsx
+
+pytestmark = pytest.mark.db
+
+OTHER = ("ООО «Южный берег»", "7707083893")
+
+
+def _balance(
+    year: int,
+    lines: Lines,
+    *,
+    organization: tuple[str, str] = (ORG_NAME, ORG_INN),
+    units: tuple[str, str] = ("Единица измерения: в тыс. рублей", "384"),
+) -> bytes:
+    labels = tuple(f"На 31 декабря {y} г." for y in (year, year - 1, year - 2))
+    sheet = statement_sheet(
+        "Бухгалтерский баланс",
+        "Бухгалтерский баланс",
+        f"на 31 декабря {year} г.",
+        "0710001",
+        labels,
+        lines,
+        report_date=f"31.12.{year}",
+        organization=organization,
+        units=units,
+    )
+    return write_xlsx([sheet])
+
+
+def _income(year: int, lines: Lines = INCOME) -> bytes:
+    labels = (f"За Январь - Декабрь {year} г.", f"За Январь - Декабрь {year - 1} г.")
+    sheet = statement_sheet(
+        "Отчет о финансовых результатах",
+        "Отчет о финансовых результатах",
+        f"за Январь - Декабрь {year} г.",
+        "0710002",
+        labels,
+        lines,
+        report_date=f"31.12.{year}",
+    )
+    return write_xlsx([sheet])
+
+
+def _income_before() -> list[Any]:
+    """Year 2023's ОФР as 2024's previous column prints it (and an earlier year beside)."""
+    return [(code, name, (amounts[1], amounts[1])) for code, name, amounts in INCOME]
+
+
+def _shifted(lines: Lines, changes: dict[str, tuple[Any, ...]]) -> list[Any]:
+    """`lines` with the amounts of some codes replaced."""
+    return [(code, name, changes.get(code, amounts)) for code, name, amounts in lines]
+
+
+def _last_year() -> list[Any]:
+    """Year 2023's balance as it should be: 2024's previous columns moved one to the left."""
+    return [(code, name, (*amounts[1:], amounts[-1])) for code, name, amounts in BALANCE]
+
+
+async def _json(client: httpx.AsyncClient, url: str) -> Any:
+    response = await client.get(url)
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+async def _upload(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    sessions: async_sessionmaker[AsyncSession],
+    files: Sequence[tuple[str, bytes]],
+) -> list[Recognised]:
+    return [await upload_and_recognise(app, client, sessions, n, d) for n, d in files]
+
+
+async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_documents(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """2023's balance says 1250 = 4 650 at 31.12.2023 where 2024's balance says 4 150; the
+    ОФРs of both years agree; another organisation's documents stay out of the dossier."""
+    wrong_cash = _shifted(_last_year(), {"1250": (4650, 3870, 3870)})
+    this, last, income_now, income_before, _other = await _upload(
+        app,
+        client,
+        sessions,
+        [
+            ("balance-2024.xlsx", _balance(2024, BALANCE)),
+            ("balance-2023.xlsx", _balance(2023, wrong_cash)),
+            ("ofr-2024.xlsx", _income(2024)),
+            ("ofr-2023.xlsx", _income(2023, _income_before())),
+            ("other.xlsx", _balance(2024, BALANCE, organization=OTHER)),
+        ],
+    )
+    listed = await _json(client, "/api/v1/organizations")
+    by_inn = {o["inn"]: o for o in listed["items"]}
+    assert by_inn[ORG_INN]["document_count"] == 4
+    assert by_inn[ORG_INN]["last_report_date"] == "2024-12-31"
+    assert by_inn[ORG_INN]["open_disagreements"] == 1
+    assert by_inn[OTHER[1]]["open_disagreements"] == 0
+
+    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert {d["id"] for d in dossier["documents"]} == {
+        str(r.document_id) for r in (this, last, income_now, income_before)
+    }
+    (found,) = dossier["disagreements"]
+    assert (found["line_code"], found["period_date"]) == ("1250", "2023-12-31")
+    assert {d["document_id"]: d["amount"] for d in found["documents"]} == {
+        str(this.document_id): "4150",
+        str(last.document_id): "4650",
+    }
+    assert (found["difference"], found["units"]) == ("500", "тыс. руб.")
+    assert dossier["cross_form"] == []
+
+    corrected = await _json(client, f"/api/v1/documents/{last.document_id}/corrected")
+    assert [d["line_code"] for d in corrected["disagreements"]] == ["1250"]
+    untouched = await _json(client, f"/api/v1/documents/{income_now.document_id}/corrected")
+    assert untouched["disagreements"] == []
+
+
+async def test_a_correction_settles_the_disagreement_at_once(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """The analyst corrects 2023's 1250 to what 2024 prints: the dossier has no disagreement
+    left, and the correction's own answer says so."""
+    wrong_cash = _shifted(_last_year(), {"1250": (4650, 3870, 3870)})
+    _this, last = await _upload(
+        app,
+        client,
+        sessions,
+        [("b-2024.xlsx", _balance(2024, BALANCE)), ("b-2023.xlsx", _balance(2023, wrong_cash))],
+    )
+    document = (await _json(client, f"/api/v1/documents/{last.document_id}/corrected"))["document"]
+    line = next(i for i, ln in enumerate(document["lines"]) if ln["line_code"] == "1250")
+    column = next(
+        c["column_index"] for c in document["columns"] if c["period_date"] == "2023-12-31"
+    )
+    answer = await client.post(
+        f"/api/v1/documents/{last.document_id}/corrections",
+        json={"kind": "value", "line": line, "column_index": column, "value": "4150"},
+    )
+    assert answer.status_code == 201, answer.text
+    assert answer.json()["disagreements"] == []
+    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert dossier["disagreements"] == []
+
+
+async def test_a_ruble_copy_agrees_within_rounding_and_a_real_difference_does_not(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """The same balance in rubles (each amount × 1000 plus up to 400 rubles) agrees with the
+    thousands form; a ruble copy 2 000 rubles off on 1600 disagrees, in тыс. руб."""
+
+    def in_rubles(extra: dict[str, int]) -> list[Any]:
+        return [
+            (
+                code,
+                name,
+                tuple(
+                    int(Decimal(a) * 1000) + extra.get(code, 400) if isinstance(a, int) else a
+                    for a in amounts
+                ),
+            )
+            for code, name, amounts in BALANCE
+        ]
+
+    rubles = ("Единица измерения: в рублях", "383")
+    thousands, close, far = await _upload(
+        app,
+        client,
+        sessions,
+        [
+            ("thousands.xlsx", _balance(2024, BALANCE)),
+            ("rubles.xlsx", _balance(2024, in_rubles({}), units=rubles)),
+            ("rubles-off.xlsx", _balance(2024, in_rubles({"1600": 2000}), units=rubles)),
+        ],
+    )
+    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    disputed = {(d["line_code"], d["period_date"]) for d in dossier["disagreements"]}
+    assert disputed == {("1600", f"{year}-12-31") for year in (2024, 2023, 2022)}
+    for found in dossier["disagreements"]:
+        documents = {d["document_id"] for d in found["documents"]}
+        assert str(far.document_id) in documents
+        assert found["units"] == "тыс. руб."
+    assert close.document_id != thousands.document_id
+
+
+async def test_an_unknown_organisation_is_404(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/v1/organizations/7700000000/dossier")
+    assert response.status_code == 404
+    assert response.headers["content-type"].startswith("application/problem+json")
