@@ -13,7 +13,7 @@ import datetime as dt
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,17 +21,18 @@ from sqlalchemy import ColumnElement, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased, selectinload
 
-from services.arm_core.db.documents import Document, StatementLine
+from services.arm_core.db.documents import Document, OsvRow, StatementLine
 from services.arm_core.db.models import Correction, CorrectionKind, JobStatus, RecognitionJob
 from services.arm_core.documents.corrections import (
     CorrectedDocument,
     apply_corrections,
     load_corrected,
 )
-from services.arm_core.documents.read import normalised_document
+from services.arm_core.documents.read import normalised_document, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
 from services.arm_statements.agreement import Disagreement, Source, disagreements, figures_of
+from services.arm_statements.cross_form import CrossFinding, osv_findings, profit_movements
 
 __all__ = [
     "Dossier",
@@ -84,6 +85,7 @@ class Dossier:
     name: str | None
     documents: tuple[DossierDocument, ...]
     disagreements: tuple[Disagreement, ...]
+    cross_form: tuple[CrossFinding, ...] = ()
 
     @property
     def by_name(self) -> bool:
@@ -233,7 +235,13 @@ def _groups(documents: Sequence[DossierDocument]) -> dict[str, list[DossierDocum
     return groups
 
 
-def _dossier(key: str, documents: Sequence[DossierDocument]) -> Dossier:
+def _dossier(
+    key: str,
+    documents: Sequence[DossierDocument],
+    osv_rows: Mapping[uuid.UUID, list[dict[str, Any]]] | None = None,
+) -> Dossier:
+    """The dossier of one group; with `osv_rows` (the ОСВ documents' rows) also its findings
+    across forms."""
     inn = None if key.startswith("name:") else key
     names = [d.organization_name for d in documents if d.organization_name]
     figures = [
@@ -242,10 +250,40 @@ def _dossier(key: str, documents: Sequence[DossierDocument]) -> Dossier:
         if not is_osv(d.document_type)
         for figure in figures_of(Source(str(d.id)), d.corrected)
     ]
+    cross: list[CrossFinding] = []
+    if osv_rows is not None:
+        cross.extend(profit_movements(figures))
+        for d in documents:
+            if is_osv(d.document_type):
+                osv = {**d.corrected, "rows": osv_rows.get(d.id, [])}
+                cross.extend(osv_findings(str(d.id), osv, figures))
     ordered = sorted(documents, key=lambda d: (d.report_date or dt.date.min, str(d.id)))
     return Dossier(
-        key, inn, names[0] if names else None, tuple(ordered), tuple(disagreements(figures))
+        key,
+        inn,
+        names[0] if names else None,
+        tuple(ordered),
+        tuple(disagreements(figures)),
+        tuple(cross),
     )
+
+
+async def _account_rows(
+    session: AsyncSession, documents: Sequence[DossierDocument]
+) -> dict[uuid.UUID, list[dict[str, Any]]]:
+    """The account and subaccount rows of the ОСВ documents among `documents` (what the
+    findings across forms read; a counterparty's rows are not needed)."""
+    ids = [d.id for d in documents if is_osv(d.document_type)]
+    rows: dict[uuid.UUID, list[dict[str, Any]]] = {i: [] for i in ids}
+    if ids:
+        found = await session.scalars(
+            select(OsvRow)
+            .where(OsvRow.document_id.in_(ids), OsvRow.kind.in_(("account", "subaccount")))
+            .order_by(OsvRow.document_id, OsvRow.position)
+        )
+        for row in found:
+            rows[row.document_id].append(osv_row_json(row))
+    return rows
 
 
 async def organizations(session: AsyncSession) -> list[Organization]:
@@ -272,7 +310,9 @@ async def dossier_of(session: AsyncSession, key: str) -> Dossier | None:
     inn = None if key.startswith("name:") else key
     groups = _groups(await current_documents(session, inn=inn))
     documents = groups.get(key)
-    return _dossier(key, documents) if documents else None
+    if not documents:
+        return None
+    return _dossier(key, documents, await _account_rows(session, documents))
 
 
 async def dossier_of_document(session: AsyncSession, document_id: uuid.UUID) -> Dossier | None:

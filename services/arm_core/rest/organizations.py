@@ -22,6 +22,7 @@ from services.arm_core.rest.reads import ID_PROBLEMS, LIST_PROBLEMS
 from services.arm_statements.agreement import Disagreement
 
 __all__ = [
+    "CrossFormOut",
     "DisagreementOut",
     "DossierOut",
     "OrganizationList",
@@ -66,6 +67,28 @@ class DisagreementOut(BaseModel):
     units: str = Field(description="The coarsest units among the documents (руб., тыс. руб., …)")
 
 
+class CrossFormDocumentOut(BaseModel):
+    document_id: str
+    role: Literal["balance", "balance_previous", "income", "osv"]
+
+
+class CrossFormOut(BaseModel):
+    """What one form implies for a balance line (`expected`) against what the balance prints
+    (`actual`), in `units`; `soft`: explainable (dividends, accounting policy), never a failure."""
+
+    rule: Literal["profit-movement", "osv-balance"]
+    line_code: str
+    period_date: str
+    expected: str
+    actual: str
+    difference: str = Field(description="`actual` − `expected`")
+    units: str
+    agrees: bool
+    soft: bool
+    basis: str = Field(description="The rule in accounts or lines, e.g. «Дт 01 − Кт 02»")
+    documents: list[CrossFormDocumentOut]
+
+
 class DossierDocumentOut(BaseModel):
     id: uuid.UUID
     file_id: uuid.UUID
@@ -86,7 +109,7 @@ class DossierOut(BaseModel):
     by_name: bool
     documents: list[DossierDocumentOut]
     disagreements: list[DisagreementOut]
-    cross_form: list[DisagreementOut]
+    cross_form: list[CrossFormOut]
 
 
 def disagreement_out(disagreement: Disagreement) -> DisagreementOut:
@@ -101,7 +124,7 @@ def _dossier_out(dossier: Dossier) -> DossierOut:
         by_name=dossier.by_name,
         documents=[DossierDocumentOut.model_validate(d.as_json()) for d in dossier.documents],
         disagreements=[disagreement_out(d) for d in dossier.disagreements],
-        cross_form=[],
+        cross_form=[CrossFormOut.model_validate(f.as_json()) for f in dossier.cross_form],
     )
 
 

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.app import CoreApp
 from services.devstack._samples import BALANCE, INCOME, ORG_INN, ORG_NAME, Lines, statement_sheet
 from tests.arm_core.web._recognition import Recognised, upload_and_recognise
-from tests.builders import write_xlsx
+from tests.builders import SheetSpec, write_xlsx
 
 pytestmark = pytest.mark.db
 
@@ -123,7 +123,7 @@ async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_docum
         str(last.document_id): "4650",
     }
     assert (found["difference"], found["units"]) == ("500", "тыс. руб.")
-    assert dossier["cross_form"] == []
+    assert {f["rule"] for f in dossier["cross_form"]} == {"profit-movement"}
 
     corrected = await _json(client, f"/api/v1/documents/{last.document_id}/corrected")
     assert [d["line_code"] for d in corrected["disagreements"]] == ["1250"]
@@ -202,3 +202,74 @@ async def test_an_unknown_organisation_is_404(client: httpx.AsyncClient) -> None
     response = await client.get("/api/v1/organizations/7700000000/dossier")
     assert response.status_code == 404
     assert response.headers["content-type"].startswith("application/problem+json")
+
+
+def _osv(year: int, accounts: Sequence[tuple[str, str, int | None, int | None]]) -> bytes:
+    """A 1C ОСВ for the year (no ИНН: it joins its organisation by name) with closing balances
+    only (opening balances equal, no turnover)."""
+    rows: list[list[Any]] = [
+        [ORG_NAME],
+        [f"Оборотно-сальдовая ведомость за {year} г."],
+        ["Выводимые данные:", "БУ (данные бухгалтерского учета)"],
+        [],
+        ["Счет", None, "Сальдо на начало периода", None, "Обороты за период", None,
+         "Сальдо на конец периода", None],
+        ["Код", "Наименование", "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
+    ]  # fmt: skip
+    totals = [0, 0]
+    for account, name, debit, credit in accounts:
+        rows.append([account, name, debit, credit, None, None, debit, credit])
+        totals = [totals[0] + (debit or 0), totals[1] + (credit or 0)]
+    rows.append(["Итого", None, *totals, None, None, *totals])
+    return write_xlsx([SheetSpec("TDSheet", rows)])
+
+
+async def test_forms_of_one_date_are_held_against_each_other_apart_from_disagreements(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """The 2024 balance, its ОФР and a 1C ОСВ at 31.12.2024: retained earnings grew by 8 000
+    while the profit was 14 400 (a soft finding: dividends explain it); the ОСВ's cash and
+    capital agree with 1250 and 1310, its fixed assets (Дт 01 − Кт 02 = 500) do not agree with
+    1150 = 45 300. None of it is a disagreement."""
+    balance, income, osv = await _upload(
+        app,
+        client,
+        sessions,
+        [
+            ("balance-2024.xlsx", _balance(2024, BALANCE)),
+            ("ofr-2024.xlsx", _income(2024)),
+            (
+                "osv-2024.xlsx",
+                _osv(
+                    2024,
+                    [
+                        ("01", "Основные средства", 1_500_000, None),
+                        ("02", "Амортизация основных средств", None, 1_000_000),
+                        ("51", "Расчетные счета", 6_140_000, None),
+                        ("80", "Уставный капитал", None, 10_000_000),
+                    ],
+                ),
+            ),
+        ],
+    )
+    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert str(osv.document_id) in {d["id"] for d in dossier["documents"]}
+    assert dossier["disagreements"] == []
+    found = {(f["rule"], f["line_code"]): f for f in dossier["cross_form"]}
+    profit = found[("profit-movement", "1370")]
+    assert (profit["expected"], profit["actual"], profit["agrees"], profit["soft"]) == (
+        "14400",
+        "8000",
+        False,
+        True,
+    )
+    assert {d["role"]: d["document_id"] for d in profit["documents"]} == {
+        "balance": str(balance.document_id),
+        "balance_previous": str(balance.document_id),
+        "income": str(income.document_id),
+    }
+    assert found[("osv-balance", "1250")]["agrees"] is True
+    assert found[("osv-balance", "1310")]["agrees"] is True
+    fixed = found[("osv-balance", "1150")]
+    assert (fixed["expected"], fixed["actual"], fixed["agrees"]) == ("500", "45300", False)
+    assert fixed["basis"] == "Дт 01 − Кт 02"
