@@ -65,6 +65,8 @@ class Figure:
     amount: Decimal
     units: str
     needs_review: bool = False
+    place: tuple[int, int] | None = None
+    """Where the source prints it: (position in `lines[]`, `column_index`)."""
 
     @property
     def rubles(self) -> Decimal:
@@ -110,6 +112,8 @@ class Disagreement:
                     "source": f.source.kind,
                     "amount": format_money(self.amount_of(f)),
                     "needs_review": f.needs_review,
+                    "line": f.place[0] if f.place else None,
+                    "column_index": f.place[1] if f.place else None,
                 }
                 for f in self.figures
             ],
@@ -155,7 +159,7 @@ def figures_of(source: Source, document: Mapping[str, Any]) -> list[Figure]:
         return []
     dates = _column_dates(document)
     figures: list[Figure] = []
-    for line in document.get("lines") or ():
+    for position, line in enumerate(document.get("lines") or ()):
         code = line.get("line_code")
         if not isinstance(code, str) or not code:
             continue
@@ -165,7 +169,8 @@ def figures_of(source: Source, document: Mapping[str, Any]) -> list[Figure]:
             if date is None or amount is None:
                 continue
             doubted = bool(value.get("needs_review") or line.get("needs_review"))
-            figures.append(Figure(source, code, date, amount, units, doubted))
+            place = (position, value["column_index"])
+            figures.append(Figure(source, code, date, amount, units, doubted, place))
     return figures
 
 

@@ -55,6 +55,8 @@ class FigureOut(BaseModel):
     source: Literal["document", "girbo"]
     amount: str
     needs_review: bool
+    line: int | None = Field(description="The line's position in the document's `lines[]`")
+    column_index: int | None
 
 
 class DisagreementOut(BaseModel):

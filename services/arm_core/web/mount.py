@@ -8,7 +8,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 from services.arm_core.auth import set_page_refusal
-from services.arm_core.web import documents, files
+from services.arm_core.web import documents, dossier, files
 from services.arm_core.web.not_found import install_not_found_page
 from services.arm_core.web.refusal import page_refusal
 from services.arm_core.web.render import UI_PREFIX, build_templates
@@ -26,6 +26,7 @@ def install_web(api: FastAPI, cache: SourceCache | None = None) -> None:
     api.state.sources = SourceReader(cache)
     api.include_router(files.router)
     api.include_router(documents.router)
+    api.include_router(dossier.router)
     api.mount(
         f"{UI_PREFIX}/static",
         StaticFiles(directory=Path(__file__).parent / "static"),

@@ -3,7 +3,6 @@ other, and the dossier following corrections at once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -12,79 +11,20 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from services.devstack._samples import BALANCE, INCOME, ORG_INN, ORG_NAME, Lines, statement_sheet
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
-from tests.builders import SheetSpec, write_xlsx
+from services.devstack._samples import BALANCE, ORG_INN
+from tests.arm_core._borrower import (
+    OTHER,
+    balance_xlsx,
+    income_before_lines,
+    income_xlsx,
+    json_of,
+    last_year,
+    osv_xlsx,
+    shifted,
+    upload,
+)
 
 pytestmark = pytest.mark.db
-
-OTHER = ("ООО «Южный берег»", "7707083893")
-
-
-def _balance(
-    year: int,
-    lines: Lines,
-    *,
-    organization: tuple[str, str] = (ORG_NAME, ORG_INN),
-    units: tuple[str, str] = ("Единица измерения: в тыс. рублей", "384"),
-) -> bytes:
-    labels = tuple(f"На 31 декабря {y} г." for y in (year, year - 1, year - 2))
-    sheet = statement_sheet(
-        "Бухгалтерский баланс",
-        "Бухгалтерский баланс",
-        f"на 31 декабря {year} г.",
-        "0710001",
-        labels,
-        lines,
-        report_date=f"31.12.{year}",
-        organization=organization,
-        units=units,
-    )
-    return write_xlsx([sheet])
-
-
-def _income(year: int, lines: Lines = INCOME) -> bytes:
-    labels = (f"За Январь - Декабрь {year} г.", f"За Январь - Декабрь {year - 1} г.")
-    sheet = statement_sheet(
-        "Отчет о финансовых результатах",
-        "Отчет о финансовых результатах",
-        f"за Январь - Декабрь {year} г.",
-        "0710002",
-        labels,
-        lines,
-        report_date=f"31.12.{year}",
-    )
-    return write_xlsx([sheet])
-
-
-def _income_before() -> list[Any]:
-    """Year 2023's ОФР as 2024's previous column prints it (and an earlier year beside)."""
-    return [(code, name, (amounts[1], amounts[1])) for code, name, amounts in INCOME]
-
-
-def _shifted(lines: Lines, changes: dict[str, tuple[Any, ...]]) -> list[Any]:
-    """`lines` with the amounts of some codes replaced."""
-    return [(code, name, changes.get(code, amounts)) for code, name, amounts in lines]
-
-
-def _last_year() -> list[Any]:
-    """Year 2023's balance as it should be: 2024's previous columns moved one to the left."""
-    return [(code, name, (*amounts[1:], amounts[-1])) for code, name, amounts in BALANCE]
-
-
-async def _json(client: httpx.AsyncClient, url: str) -> Any:
-    response = await client.get(url)
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
-async def _upload(
-    app: CoreApp,
-    client: httpx.AsyncClient,
-    sessions: async_sessionmaker[AsyncSession],
-    files: Sequence[tuple[str, bytes]],
-) -> list[Recognised]:
-    return [await upload_and_recognise(app, client, sessions, n, d) for n, d in files]
 
 
 async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_documents(
@@ -92,27 +32,27 @@ async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_docum
 ) -> None:
     """2023's balance says 1250 = 4 650 at 31.12.2023 where 2024's balance says 4 150; the
     ОФРs of both years agree; another organisation's documents stay out of the dossier."""
-    wrong_cash = _shifted(_last_year(), {"1250": (4650, 3870, 3870)})
-    this, last, income_now, income_before, _other = await _upload(
+    wrong_cash = shifted(last_year(), {"1250": (4650, 3870, 3870)})
+    this, last, income_now, income_before, _other = await upload(
         app,
         client,
         sessions,
         [
-            ("balance-2024.xlsx", _balance(2024, BALANCE)),
-            ("balance-2023.xlsx", _balance(2023, wrong_cash)),
-            ("ofr-2024.xlsx", _income(2024)),
-            ("ofr-2023.xlsx", _income(2023, _income_before())),
-            ("other.xlsx", _balance(2024, BALANCE, organization=OTHER)),
+            ("balance-2024.xlsx", balance_xlsx(2024, BALANCE)),
+            ("balance-2023.xlsx", balance_xlsx(2023, wrong_cash)),
+            ("ofr-2024.xlsx", income_xlsx(2024)),
+            ("ofr-2023.xlsx", income_xlsx(2023, income_before_lines())),
+            ("other.xlsx", balance_xlsx(2024, BALANCE, organization=OTHER)),
         ],
     )
-    listed = await _json(client, "/api/v1/organizations")
+    listed = await json_of(client, "/api/v1/organizations")
     by_inn = {o["inn"]: o for o in listed["items"]}
     assert by_inn[ORG_INN]["document_count"] == 4
     assert by_inn[ORG_INN]["last_report_date"] == "2024-12-31"
     assert by_inn[ORG_INN]["open_disagreements"] == 1
     assert by_inn[OTHER[1]]["open_disagreements"] == 0
 
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert {d["id"] for d in dossier["documents"]} == {
         str(r.document_id) for r in (this, last, income_now, income_before)
     }
@@ -125,9 +65,9 @@ async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_docum
     assert (found["difference"], found["units"]) == ("500", "тыс. руб.")
     assert {f["rule"] for f in dossier["cross_form"]} == {"profit-movement"}
 
-    corrected = await _json(client, f"/api/v1/documents/{last.document_id}/corrected")
+    corrected = await json_of(client, f"/api/v1/documents/{last.document_id}/corrected")
     assert [d["line_code"] for d in corrected["disagreements"]] == ["1250"]
-    untouched = await _json(client, f"/api/v1/documents/{income_now.document_id}/corrected")
+    untouched = await json_of(client, f"/api/v1/documents/{income_now.document_id}/corrected")
     assert untouched["disagreements"] == []
 
 
@@ -136,14 +76,19 @@ async def test_a_correction_settles_the_disagreement_at_once(
 ) -> None:
     """The analyst corrects 2023's 1250 to what 2024 prints: the dossier has no disagreement
     left, and the correction's own answer says so."""
-    wrong_cash = _shifted(_last_year(), {"1250": (4650, 3870, 3870)})
-    _this, last = await _upload(
+    wrong_cash = shifted(last_year(), {"1250": (4650, 3870, 3870)})
+    _this, last = await upload(
         app,
         client,
         sessions,
-        [("b-2024.xlsx", _balance(2024, BALANCE)), ("b-2023.xlsx", _balance(2023, wrong_cash))],
+        [
+            ("b-2024.xlsx", balance_xlsx(2024, BALANCE)),
+            ("b-2023.xlsx", balance_xlsx(2023, wrong_cash)),
+        ],
     )
-    document = (await _json(client, f"/api/v1/documents/{last.document_id}/corrected"))["document"]
+    document = (await json_of(client, f"/api/v1/documents/{last.document_id}/corrected"))[
+        "document"
+    ]
     line = next(i for i, ln in enumerate(document["lines"]) if ln["line_code"] == "1250")
     column = next(
         c["column_index"] for c in document["columns"] if c["period_date"] == "2023-12-31"
@@ -154,7 +99,7 @@ async def test_a_correction_settles_the_disagreement_at_once(
     )
     assert answer.status_code == 201, answer.text
     assert answer.json()["disagreements"] == []
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert dossier["disagreements"] == []
 
 
@@ -178,17 +123,17 @@ async def test_a_ruble_copy_agrees_within_rounding_and_a_real_difference_does_no
         ]
 
     rubles = ("Единица измерения: в рублях", "383")
-    thousands, close, far = await _upload(
+    thousands, close, far = await upload(
         app,
         client,
         sessions,
         [
-            ("thousands.xlsx", _balance(2024, BALANCE)),
-            ("rubles.xlsx", _balance(2024, in_rubles({}), units=rubles)),
-            ("rubles-off.xlsx", _balance(2024, in_rubles({"1600": 2000}), units=rubles)),
+            ("thousands.xlsx", balance_xlsx(2024, BALANCE)),
+            ("rubles.xlsx", balance_xlsx(2024, in_rubles({}), units=rubles)),
+            ("rubles-off.xlsx", balance_xlsx(2024, in_rubles({"1600": 2000}), units=rubles)),
         ],
     )
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     disputed = {(d["line_code"], d["period_date"]) for d in dossier["disagreements"]}
     assert disputed == {("1600", f"{year}-12-31") for year in (2024, 2023, 2022)}
     for found in dossier["disagreements"]:
@@ -204,26 +149,6 @@ async def test_an_unknown_organisation_is_404(client: httpx.AsyncClient) -> None
     assert response.headers["content-type"].startswith("application/problem+json")
 
 
-def _osv(year: int, accounts: Sequence[tuple[str, str, int | None, int | None]]) -> bytes:
-    """A 1C ОСВ for the year (no ИНН: it joins its organisation by name) with closing balances
-    only (opening balances equal, no turnover)."""
-    rows: list[list[Any]] = [
-        [ORG_NAME],
-        [f"Оборотно-сальдовая ведомость за {year} г."],
-        ["Выводимые данные:", "БУ (данные бухгалтерского учета)"],
-        [],
-        ["Счет", None, "Сальдо на начало периода", None, "Обороты за период", None,
-         "Сальдо на конец периода", None],
-        ["Код", "Наименование", "Дебет", "Кредит", "Дебет", "Кредит", "Дебет", "Кредит"],
-    ]  # fmt: skip
-    totals = [0, 0]
-    for account, name, debit, credit in accounts:
-        rows.append([account, name, debit, credit, None, None, debit, credit])
-        totals = [totals[0] + (debit or 0), totals[1] + (credit or 0)]
-    rows.append(["Итого", None, *totals, None, None, *totals])
-    return write_xlsx([SheetSpec("TDSheet", rows)])
-
-
 async def test_forms_of_one_date_are_held_against_each_other_apart_from_disagreements(
     app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
@@ -231,16 +156,16 @@ async def test_forms_of_one_date_are_held_against_each_other_apart_from_disagree
     while the profit was 14 400 (a soft finding: dividends explain it); the ОСВ's cash and
     capital agree with 1250 and 1310, its fixed assets (Дт 01 − Кт 02 = 500) do not agree with
     1150 = 45 300. None of it is a disagreement."""
-    balance, income, osv = await _upload(
+    balance, income, osv = await upload(
         app,
         client,
         sessions,
         [
-            ("balance-2024.xlsx", _balance(2024, BALANCE)),
-            ("ofr-2024.xlsx", _income(2024)),
+            ("balance-2024.xlsx", balance_xlsx(2024, BALANCE)),
+            ("ofr-2024.xlsx", income_xlsx(2024)),
             (
                 "osv-2024.xlsx",
-                _osv(
+                osv_xlsx(
                     2024,
                     [
                         ("01", "Основные средства", 1_500_000, None),
@@ -252,7 +177,7 @@ async def test_forms_of_one_date_are_held_against_each_other_apart_from_disagree
             ),
         ],
     )
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert str(osv.document_id) in {d["id"] for d in dossier["documents"]}
     assert dossier["disagreements"] == []
     found = {(f["rule"], f["line_code"]): f for f in dossier["cross_form"]}
