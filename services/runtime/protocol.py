@@ -470,12 +470,11 @@ class RequestProtocol:
         bucket = self.config.results_bucket or job.bucket
         key = result_key(job)
         duration_ms = self._elapsed_ms(started)
-        if isinstance(recognition, EncodedRecognition):
-            data = result_file_bytes(job, recognition, self.config.service, duration_ms)
-        else:  # dicts built on this process (a stub, scan-gateway): encoded off the loop
-            data = await asyncio.to_thread(
-                result_file_bytes, job, recognition, self.config.service, duration_ms
-            )
+        # Off the loop either way: encoding dicts (a stub, scan-gateway) costs CPU, and even
+        # joining a worker's pre-encoded parts copies tens of MB, time an ack would wait for.
+        data = await asyncio.to_thread(
+            result_file_bytes, job, recognition, self.config.service, duration_ms
+        )
         try:
             await self._storage.put_bytes(bucket, key, data, content_type=_JSON_CONTENT_TYPE)
         except StorageError as exc:
