@@ -5,7 +5,8 @@ Plain environment names, like the spec's tuning knobs: how long each pipeline ge
 (ACK_TIMEOUT_SECONDS and OUTBOX_MAX_REPUBLISH of spec 001 are the core's alone, since only its
 relay republishes), and the one automatic new attempt after a timeout. The OpenID Connect
 provider the REST API and the page trust is the group `OPENBAO__AUTH__*` (`AuthSettings`): its
-client secret is a secret kept in OpenBao like the other credentials.
+client secret is a secret kept in OpenBao like the other credentials. The ГИР БО public API
+the dossiers are held against is the group `OPENBAO__GIRBO__*` (`GirboSettings`; off unset).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from services.runtime.settings import Settings, SettingsError, plain_env
 
-__all__ = ["ROLES", "AuthSettings", "CoreSettings", "Pipeline", "is_loopback_host"]
+__all__ = ["ROLES", "AuthSettings", "CoreSettings", "GirboSettings", "Pipeline", "is_loopback_host"]
 
 Pipeline = Literal["tabular", "image"]
 
@@ -122,6 +123,40 @@ def _is_secure_url(url: str) -> bool:
     return parts.scheme == "http" and is_loopback_host(parts.hostname)
 
 
+class GirboSettings(BaseModel):
+    """`OPENBAO__GIRBO__*`: the ГИР БО public API whose official filings each dossier is held
+    against. No URL: the comparison is off (a bank network may not reach bo.nalog.gov.ru)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    girbo_url: str | None = None
+    girbo_timeout_seconds: float = Field(5.0, gt=0, le=60)
+    girbo_cache_seconds: float = Field(86400.0, ge=0)
+    girbo_retry_seconds: float = Field(60.0, ge=0)
+
+    @field_validator("girbo_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return value.strip() or None
+        return value
+
+    @model_validator(mode="after")
+    def _check(self) -> GirboSettings:
+        if self.girbo_url is not None:
+            parts = urlsplit(self.girbo_url)
+            if parts.scheme not in ("http", "https") or not parts.hostname:
+                raise SettingsError(
+                    {"OPENBAO__GIRBO__GIRBO_URL": "must be an absolute http(s) URL"}
+                )
+        return self
+
+    @property
+    def enabled(self) -> bool:
+        """True when dossiers are held against the official filing."""
+        return self.girbo_url is not None
+
+
 class CoreSettings(Settings):
     """Settings of arm-core (`load_settings(CoreSettings)`)."""
 
@@ -155,6 +190,7 @@ class CoreSettings(Settings):
         None, validation_alias=plain_env("DB_MIGRATE_ON_START")
     )
     auth: AuthSettings = AuthSettings()
+    girbo: GirboSettings = GirboSettings()
 
     def reply_budget(self, pipeline: str) -> dt.timedelta:
         """How long a service of `pipeline` has from publish to final result."""

@@ -1,0 +1,211 @@
+"""A fake of the ГИР БО public API on loopback, serving filings given as data.
+
+It answers the two calls the client makes, in the real API's shapes: the search marks the
+matched ИНН up (`<strong>…</strong>`) and finds every organisation whose ИНН contains the
+query, and `/nbo/organizations/{id}/bfo/` lists an organisation's filings. Tests script its
+faults (`delay_seconds`: answer that late; `status`: answer every request with that status)
+and read what it was asked (`requests`). `make run` starts it on request (`--girbo`).
+
+    with FakeGirboServer(FakeGirbo([filing("7707083893", 2024, balance={"1600": (10, 9, 8)})])) as s:
+        ... GirboClient(s.url) ...
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+__all__ = ["FakeGirbo", "FakeGirboServer", "filing", "load_filings"]
+
+Amounts = Sequence[int | float | None]
+
+
+def _columns(prefixes: Sequence[str], lines: Mapping[str, Amounts]) -> dict[str, Any]:
+    form: dict[str, Any] = {}
+    for code, amounts in lines.items():
+        for prefix, amount in zip(prefixes, amounts, strict=False):
+            form[f"{prefix}{code}"] = amount
+    return form
+
+
+def filing(
+    inn: str,
+    year: int,
+    *,
+    balance: Mapping[str, Amounts] | None = None,
+    income: Mapping[str, Amounts] | None = None,
+    knd: str = "0710099",
+    name: str = "ООО «Организация»",
+    filing_id: int | None = None,
+) -> dict[str, Any]:
+    """A filing in the API's shape, amounts as ГИР БО stores them (thousands; deductions
+    positive): `balance` code → (31.12 of the year, of the year before, of the one before),
+    `income` code → (the year, the year before)."""
+    identity = filing_id if filing_id is not None else int(inn[-6:]) * 100 + year % 100
+    correction: dict[str, Any] = {
+        "id": identity,
+        "correctionVersion": 0,
+        "knd": knd,
+        "periodType": 12,
+        "balance": {"id": identity, "okud": "0710001"}
+        | _columns(("current", "previous", "beforePrevious"), balance or {}),
+        "financialResult": {"id": identity, "okud": "0710002"}
+        | _columns(("current", "previous"), income or {}),
+    }
+    return {
+        "id": identity,
+        "period": str(year),
+        "knd": knd,
+        "isCb": False,
+        "published": True,
+        "organizationInfo": {"fullName": name, "inn": inn},
+        "typeCorrections": [{"type": 12, "correction": correction}],
+    }
+
+
+def load_filings(path: Path) -> list[dict[str, Any]]:
+    """Filings from a JSON array in the API's shape (`.json`, or brotli `.json.br` when the
+    `brotli` package is installed)."""
+    data = path.read_bytes()
+    if path.suffix == ".br":
+        import brotli  # type: ignore[import-not-found,unused-ignore]  # dev extra only
+
+        data = brotli.decompress(data)
+    loaded = json.loads(data)
+    if not isinstance(loaded, list):
+        msg = f"{path}: not a JSON array of filings"
+        raise ValueError(msg)
+    return [f for f in loaded if isinstance(f, dict)]
+
+
+class FakeGirbo:
+    """The API's answers over `filings` (organisation ids numbered by ИНН)."""
+
+    def __init__(self, filings: Iterable[Mapping[str, Any]] = ()) -> None:
+        self.delay_seconds = 0.0
+        self.status: int | None = None
+        self.requests: list[str] = []
+        self._by_inn: dict[str, list[Mapping[str, Any]]] = {}
+        self.serve(filings)
+        self.app = Starlette(
+            routes=[
+                Route("/advanced-search/organizations", self._search),
+                Route("/nbo/organizations/{org_id:int}/bfo/", self._bfo),
+            ]
+        )
+
+    def serve(self, filings: Iterable[Mapping[str, Any]]) -> None:
+        """Serve `filings` instead of the ones before."""
+        by_inn: dict[str, list[Mapping[str, Any]]] = {}
+        for one in filings:
+            by_inn.setdefault(str(one["organizationInfo"]["inn"]), []).append(one)
+        self._by_inn = by_inn
+
+    def organization_id(self, inn: str) -> int:
+        """The id the search answers for `inn`."""
+        return sorted(self._by_inn).index(inn) + 1
+
+    async def _fault(self, request: Request) -> Response | None:
+        self.requests.append(request.url.path)
+        if self.delay_seconds:
+            await asyncio.sleep(self.delay_seconds)
+        if self.status is not None:
+            return JSONResponse({"error": "scripted"}, status_code=self.status)
+        return None
+
+    async def _search(self, request: Request) -> Response:
+        fault = await self._fault(request)
+        if fault is not None:
+            return fault
+        query = request.query_params.get("inn", "")
+        content = [
+            {
+                "id": self.organization_id(inn),
+                "inn": inn.replace(query, f"<strong>{query}</strong>") if query else inn,
+                "shortName": filings[-1]["organizationInfo"].get("fullName"),
+                "bfo": {"period": max(str(f["period"]) for f in filings)},
+            }
+            for inn, filings in sorted(self._by_inn.items())
+            if query and query in inn
+        ]
+        return JSONResponse(
+            {"content": content, "totalElements": len(content), "number": 0, "empty": not content}
+        )
+
+    async def _bfo(self, request: Request) -> Response:
+        fault = await self._fault(request)
+        if fault is not None:
+            return fault
+        inns = sorted(self._by_inn)
+        index = int(request.path_params["org_id"]) - 1
+        if not 0 <= index < len(inns):
+            return JSONResponse({"error": "not found"}, status_code=404)
+        return JSONResponse(list(self._by_inn[inns[index]]))
+
+
+class FakeGirboServer:
+    """A `FakeGirbo` under uvicorn, in a thread, on a loopback port (free unless given)."""
+
+    def __init__(self, fake: FakeGirbo | None = None, *, port: int = 0) -> None:
+        self.fake = fake or FakeGirbo()
+        self._port = port
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._socket: socket.socket | None = None
+
+    @property
+    def url(self) -> str:
+        """The base URL (`OPENBAO__GIRBO__GIRBO_URL`)."""
+        if self._socket is None:
+            msg = "the fake ГИР БО is not running"
+            raise RuntimeError(msg)
+        host, port = self._socket.getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def __enter__(self) -> Self:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self._port))
+        self._socket = listener
+        self._server = uvicorn.Server(
+            uvicorn.Config(self.fake.app, log_level="warning", lifespan="off")
+        )
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [listener]}, name="fake-girbo", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + 10
+        while not self._server.started:
+            if time.monotonic() > deadline or not self._thread.is_alive():
+                self.__exit__(None, None, None)
+                msg = "the fake ГИР БО did not start"
+                raise RuntimeError(msg)
+            time.sleep(0.01)
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._server is not None:
+            self._server.should_exit = True
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._socket is not None:
+            self._socket.close()
+        self._server = self._thread = self._socket = None
