@@ -54,7 +54,14 @@ from services.arm_core.jobs.results import (
     S3ResultReader,
 )
 from services.arm_core.jobs.sweeper import DeadlineSweeper
-from services.arm_core.settings import ROLES, AuthSettings, CoreSettings, Pipeline, is_loopback_host
+from services.arm_core.settings import (
+    ROLES,
+    AuthSettings,
+    CoreSettings,
+    GirboSettings,
+    Pipeline,
+    is_loopback_host,
+)
 
 __all__ = [
     "DEFAULT_RESULT_MAX_BYTES",
@@ -70,6 +77,7 @@ __all__ = [
     "FileTooLarge",
     "FileTypeMismatch",
     "FinalResultHandler",
+    "GirboSettings",
     "Intake",
     "IntakeOutcome",
     "InvalidCorrection",

@@ -39,6 +39,7 @@ from services.arm_core.settings import CoreSettings
 from services.arm_core.web import install_web
 from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
+from services.girbo import GirboClient
 from services.runtime.asyncapi import raw_body
 from services.runtime.exceptions import MessagingError, StorageError
 from services.runtime.health import HEALTHCHECK_PATH, health_payload, log_subjects, nats_state
@@ -206,7 +207,18 @@ def create_app(
         buckets=(settings.s3.s3_bucket, settings.s3.s3_results_bucket or settings.s3.s3_bucket),
     )
     install_auth(api, settings.auth, respond=error_response)
-    install_rest(api, ApiDeps(sessions, uploads, retention))
+    girbo = settings.girbo
+    official = (
+        GirboClient(
+            girbo.girbo_url,
+            timeout_seconds=girbo.girbo_timeout_seconds,
+            cache_seconds=girbo.girbo_cache_seconds,
+            retry_seconds=girbo.girbo_retry_seconds,
+        )
+        if girbo.girbo_url is not None
+        else None
+    )
+    install_rest(api, ApiDeps(sessions, uploads, retention, official))
     install_web(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")

@@ -3,12 +3,14 @@
 The core only gathers: which documents are current (the latest result of each stored file),
 whose they are (the ИНН of the corrected header; the organisation's name where no ИНН was read,
 flagged as such) and their figures with every correction applied. The comparison itself is the
-rule of `arm_statements.agreement`. Computed on each read from what is stored, so a new
+rule of `arm_statements.agreement`, where the official filing's figures (the `OfficialFilings`
+seam, `official.py`) join the documents' own. Computed on each read from what is stored, so a new
 document, a correction or a deleted file changes the dossier at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import re
 import uuid
@@ -28,6 +30,7 @@ from services.arm_core.documents.corrections import (
     apply_corrections,
     load_corrected,
 )
+from services.arm_core.documents.official import OFF, Official, OfficialFilings, official_of
 from services.arm_core.documents.read import normalised_document, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
@@ -86,6 +89,7 @@ class Dossier:
     documents: tuple[DossierDocument, ...]
     disagreements: tuple[Disagreement, ...]
     cross_form: tuple[CrossFinding, ...] = ()
+    official: Official = OFF
 
     @property
     def by_name(self) -> bool:
@@ -239,9 +243,10 @@ def _dossier(
     key: str,
     documents: Sequence[DossierDocument],
     osv_rows: Mapping[uuid.UUID, list[dict[str, Any]]] | None = None,
+    official: Official = OFF,
 ) -> Dossier:
     """The dossier of one group; with `osv_rows` (the ОСВ documents' rows) also its findings
-    across forms."""
+    across forms; `official`'s figures join the documents' in the disagreements."""
     inn = None if key.startswith("name:") else key
     names = [d.organization_name for d in documents if d.organization_name]
     figures = [
@@ -263,9 +268,26 @@ def _dossier(
         inn,
         names[0] if names else None,
         tuple(ordered),
-        tuple(disagreements(figures)),
+        tuple(disagreements([*figures, *official.figures])),
         tuple(cross),
+        official,
     )
+
+
+def _report_years(documents: Sequence[DossierDocument]) -> set[int]:
+    """The report years of a group's statements (what the official filings are asked for)."""
+    return {
+        d.report_date.year
+        for d in documents
+        if d.report_date is not None and not is_osv(d.document_type)
+    }
+
+
+async def _official(
+    filings: OfficialFilings | None, key: str, documents: Sequence[DossierDocument]
+) -> Official:
+    inn = None if key.startswith("name:") else key
+    return await official_of(filings, inn, _report_years(documents))
 
 
 async def _account_rows(
@@ -286,11 +308,16 @@ async def _account_rows(
     return rows
 
 
-async def organizations(session: AsyncSession) -> list[Organization]:
-    """Every organisation with current documents, the latest report first."""
+async def organizations(
+    session: AsyncSession, filings: OfficialFilings | None = None
+) -> list[Organization]:
+    """Every organisation with current documents, the latest report first (its official
+    figures, from `filings`, asked for all organisations at once)."""
     listed = []
-    for key, documents in _groups(await current_documents(session)).items():
-        dossier = _dossier(key, documents)
+    groups = _groups(await current_documents(session))
+    officials = await asyncio.gather(*(_official(filings, k, d) for k, d in groups.items()))
+    for (key, documents), official in zip(groups.items(), officials, strict=True):
+        dossier = _dossier(key, documents, official=official)
         listed.append(
             Organization(
                 key,
@@ -304,22 +331,27 @@ async def organizations(session: AsyncSession) -> list[Organization]:
     return sorted(listed, key=lambda o: (o.last_report_date or dt.date.min, o.key), reverse=True)
 
 
-async def dossier_of(session: AsyncSession, key: str) -> Dossier | None:
-    """The dossier of an ИНН (or of a `name:` key from the organisations list); None if no
-    current document belongs to it."""
+async def dossier_of(
+    session: AsyncSession, key: str, filings: OfficialFilings | None = None
+) -> Dossier | None:
+    """The dossier of an ИНН (or of a `name:` key from the organisations list), held against
+    the official filing when `filings` is given; None if no current document belongs to it."""
     inn = None if key.startswith("name:") else key
     groups = _groups(await current_documents(session, inn=inn))
     documents = groups.get(key)
     if not documents:
         return None
-    return _dossier(key, documents, await _account_rows(session, documents))
+    rows = await _account_rows(session, documents)
+    return _dossier(key, documents, rows, await _official(filings, key, documents))
 
 
-async def dossier_of_document(session: AsyncSession, document_id: uuid.UUID) -> Dossier | None:
-    """The dossier a document belongs to, if any."""
+async def dossier_of_document(
+    session: AsyncSession, document_id: uuid.UUID, filings: OfficialFilings | None = None
+) -> Dossier | None:
+    """The dossier a document belongs to, if any (with the official figures of `filings`)."""
     own = await load_corrected(session, document_id)
     inn = _str((own[1].document.get("header") or {}).get("inn")) if own is not None else None
     for key, documents in _groups(await current_documents(session, inn=inn)).items():
         if any(d.id == document_id for d in documents):
-            return _dossier(key, documents)
+            return _dossier(key, documents, official=await _official(filings, key, documents))
     return None

@@ -116,8 +116,9 @@ class CorrectedOut(BaseModel):
     reviewed_at: str | None
     disagreements: list[DisagreementOut] = Field(
         default=[],
-        description="Figures of this document that another document of the borrower's dossier "
-        "prints differently (`GET /organizations/{key}/dossier`)",
+        description="Figures of this document that another document of the borrower's dossier, "
+        "or its official filing (`source: girbo`), prints differently "
+        "(`GET /organizations/{key}/dossier`)",
     )
 
 
@@ -160,7 +161,7 @@ async def _answer(deps: Deps, document_id: uuid.UUID) -> CorrectedOut:
     """The corrected document with the dossier's disagreements that touch it."""
     document, found = await _load(deps, document_id)
     async with deps.sessions() as session:
-        dossier = await dossier_of_document(session, document_id)
+        dossier = await dossier_of_document(session, document_id, deps.official)
     touching = dossier.touching(document_id) if dossier is not None else []
     return corrected_out(document, found, [disagreement_out(d) for d in touching])
 

@@ -13,6 +13,7 @@ from fastapi.params import Depends as DependsParam
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.auth import Principal, require
+from services.arm_core.documents.official import OfficialFilings
 from services.arm_core.jobs.retention import FileRetention
 from services.arm_core.jobs.uploads import UploadService
 
@@ -27,10 +28,12 @@ class ApiDeps:
         sessions: async_sessionmaker[AsyncSession],
         uploads: UploadService,
         retention: FileRetention,
+        official: OfficialFilings | None = None,
     ) -> None:
         self.sessions = sessions
         self.uploads = uploads
         self.retention = retention
+        self.official = official  # the official filing's figures; None: comparison off
 
 
 def _deps(request: Request) -> ApiDeps:

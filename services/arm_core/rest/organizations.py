@@ -101,6 +101,20 @@ class DossierDocumentOut(BaseModel):
     review_state: str
 
 
+class OfficialOut(BaseModel):
+    """Whether the dossier was held against the official filing (ГИР БО), and which."""
+
+    state: Literal["off", "no_inn", "no_report_year", "compared", "not_found", "unavailable"] = (
+        Field(
+            description="`compared`: its figures joined the disagreements; `off`: no "
+            "OPENBAO__GIRBO__GIRBO_URL; `unavailable`: the service failed (no official figures); "
+            "`not_found`: no organisation or no filing of the report years; `no_inn`: a dossier "
+            "by name; `no_report_year`: no statement with a report date"
+        )
+    )
+    filings: list[str] = Field(description="The filings compared (`girbo:<ИНН>:<year>`)")
+
+
 class DossierOut(BaseModel):
     """An organisation's current documents (oldest report first) and their disagreements;
     `cross_form` holds findings between different forms, kept apart from disagreements."""
@@ -112,6 +126,7 @@ class DossierOut(BaseModel):
     documents: list[DossierDocumentOut]
     disagreements: list[DisagreementOut]
     cross_form: list[CrossFormOut]
+    official: OfficialOut
 
 
 def disagreement_out(disagreement: Disagreement) -> DisagreementOut:
@@ -127,6 +142,9 @@ def _dossier_out(dossier: Dossier) -> DossierOut:
         documents=[DossierDocumentOut.model_validate(d.as_json()) for d in dossier.documents],
         disagreements=[disagreement_out(d) for d in dossier.disagreements],
         cross_form=[CrossFormOut.model_validate(f.as_json()) for f in dossier.cross_form],
+        official=OfficialOut.model_validate(
+            {"state": dossier.official.state, "filings": list(dossier.official.filings)}
+        ),
     )
 
 
@@ -137,7 +155,7 @@ router = APIRouter(tags=["dossier"], dependencies=READ)
 async def list_organizations(deps: Deps) -> OrganizationList:
     """Every organisation with current documents, the latest report first."""
     async with deps.sessions() as session:
-        found = await organizations(session)
+        found = await organizations(session, deps.official)
     return OrganizationList(items=[OrganizationOut.model_validate(o.as_json()) for o in found])
 
 
@@ -149,7 +167,7 @@ async def list_organizations(deps: Deps) -> OrganizationList:
 async def organization_dossier(deps: Deps, key: str) -> DossierOut:
     """An organisation's documents and the figures on which they disagree."""
     async with deps.sessions() as session:
-        dossier = await dossier_of(session, key)
+        dossier = await dossier_of(session, key, deps.official)
     if dossier is None:
         raise NotFound("organization", key)
     return _dossier_out(dossier)
