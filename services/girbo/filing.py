@@ -60,7 +60,7 @@ _COLUMNS: Final = (
     ("financialResult", "previous", 1),
     ("financialResult", "current", 0),
 )
-_CODE: Final = re.compile(r"^(?:(\d{4})|(13\d0)01)$")
+_CODE: Final = re.compile(r"^(?:(\d{4})|(13\d)01)$")  # 13201 is the НКО's 1320
 
 
 def filing_year(filing: Mapping[str, Any]) -> int | None:
@@ -134,7 +134,7 @@ def filing_figures(inn: str, filing: Mapping[str, Any]) -> list[Figure]:
                 if match.group(1):
                     lines[match.group(1)] = amount
                 else:
-                    nko[match.group(2)] = amount
+                    nko[match.group(2) + "0"] = amount
         for code in {**nko, **lines}:  # a four-digit line wins over its 13x01 twin
             if code in lines:
                 amount = _printed(code, lines[code], simplified=simplified)
