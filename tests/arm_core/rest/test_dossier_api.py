@@ -63,6 +63,7 @@ async def test_a_prior_year_figure_changed_is_one_disagreement_naming_both_docum
         str(last.document_id): "4650",
     }
     assert (found["difference"], found["units"]) == ("500", "тыс. руб.")
+    assert dossier["official"] == {"state": "off", "filings": []}  # no OPENBAO__GIRBO__GIRBO_URL
     assert {f["rule"] for f in dossier["cross_form"]} == {"profit-movement"}
 
     corrected = await json_of(client, f"/api/v1/documents/{last.document_id}/corrected")
