@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI
 from faststream.nats import NatsBroker
@@ -281,6 +282,11 @@ def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
             SERVICE_NAME, settings.nats, ("tabular_request", "image_request", "result"), log
         )
         announce(settings.auth, log)
+        girbo_host = urlsplit(settings.girbo.girbo_url or "").hostname
+        log.info(
+            "official filing (ГИР БО): %s",
+            f"dossiers are held against {girbo_host}" if girbo_host else "off",
+        )
         try:
             async with core.storage:
                 try:

@@ -139,7 +139,10 @@ class GirboClient:
                 org = self._remember(self._orgs, inn, await self._organization_id(http, inn))
             if org.value is None:
                 return None
-            answer = await self._get(http, f"nbo/organizations/{org.value}/bfo/")
+            path = f"nbo/organizations/{org.value}/bfo/"
+            answer = await self._get(http, path)
+            if answer is None:  # the public client asks without the trailing slash too
+                answer = await self._get(http, path.rstrip("/"))
         if answer is None:  # 404: the organisation has filed nothing
             answer = []
         if not isinstance(answer, list):

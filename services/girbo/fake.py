@@ -94,7 +94,14 @@ def load_filings(path: Path) -> list[dict[str, Any]]:
 class FakeGirbo:
     """The API's answers over `filings` (organisation ids numbered by ИНН)."""
 
-    def __init__(self, filings: Iterable[Mapping[str, Any]] = ()) -> None:
+    def __init__(
+        self,
+        filings: Iterable[Mapping[str, Any]] = (),
+        *,
+        bfo_paths: Sequence[str] = ("/bfo/", "/bfo"),
+    ) -> None:
+        """`bfo_paths`: the endings of the filings path it answers (both by default; one of
+        them to test a client against a server that knows only that one)."""
         self.delay_seconds = 0.0
         self.status: int | None = None
         self.requests: list[str] = []
@@ -103,9 +110,10 @@ class FakeGirbo:
         self.app = Starlette(
             routes=[
                 Route("/advanced-search/organizations", self._search),
-                Route("/nbo/organizations/{org_id:int}/bfo/", self._bfo),
+                *(Route(f"/nbo/organizations/{{org_id:int}}{end}", self._bfo) for end in bfo_paths),
             ]
         )
+        self.app.router.redirect_slashes = False
 
     def serve(self, filings: Iterable[Mapping[str, Any]]) -> None:
         """Serve `filings` instead of the ones before."""

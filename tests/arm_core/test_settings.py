@@ -57,3 +57,23 @@ def test_a_bad_knob_names_its_key(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(SettingsError) as info:
         load_settings(CoreSettings)
     assert "TABULAR_REPLY_BUDGET_SECONDS" in str(info.value)
+
+
+def test_the_official_filing_is_off_unless_its_url_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OPENBAO__GIRBO__GIRBO_URL unset or blank: off; set: on with its knobs; not an absolute
+    http(s) URL: refused, naming the variable."""
+    assert not load_settings(CoreSettings).girbo.enabled
+    monkeypatch.setenv("OPENBAO__GIRBO__GIRBO_URL", "  ")
+    assert not load_settings(CoreSettings).girbo.enabled
+    monkeypatch.setenv("OPENBAO__GIRBO__GIRBO_URL", "https://bo.nalog.gov.ru")
+    monkeypatch.setenv("OPENBAO__GIRBO__GIRBO_TIMEOUT_SECONDS", "2")
+    girbo = load_settings(CoreSettings).girbo
+    assert (girbo.enabled, girbo.girbo_url, girbo.girbo_timeout_seconds) == (
+        True,
+        "https://bo.nalog.gov.ru",
+        2,
+    )
+    monkeypatch.setenv("OPENBAO__GIRBO__GIRBO_URL", "bo.nalog.gov.ru")
+    with pytest.raises(SettingsError) as info:
+        load_settings(CoreSettings)
+    assert "OPENBAO__GIRBO__GIRBO_URL" in str(info.value)

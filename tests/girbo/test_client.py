@@ -127,3 +127,17 @@ async def test_no_server_is_unavailable() -> None:
     client = GirboClient(f"http://127.0.0.1:{free_port()}", timeout_seconds=1)
     answer = await client.lookup(INN, [2024])
     assert (answer.state, answer.figures, answer.filings) == ("unavailable", (), ())
+
+
+async def test_filings_are_also_asked_without_the_trailing_slash() -> None:
+    """A server that knows only `/bfo` (as the public client asks) answers the second try."""
+    fake = FakeGirbo([filing(INN, 2024, balance={"1600": (1, 1, 1)})], bfo_paths=("/bfo",))
+    with FakeGirboServer(fake) as server:
+        client = GirboClient(server.url)
+        answer = await client.lookup(INN, [2024])
+    assert answer.state == "compared"
+    assert client.requests == 3  # the search, `/bfo/` (404), `/bfo`
+    assert fake.requests == [
+        "/advanced-search/organizations",
+        f"/nbo/organizations/{fake.organization_id(INN)}/bfo",
+    ]
