@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from services.runtime.threaded_server import ThreadedServer
 
 __all__ = ["FakeGirbo", "FakeGirboServer", "filing", "load_filings"]
 
@@ -164,56 +161,10 @@ class FakeGirbo:
         return JSONResponse(list(self._by_inn[inns[index]]))
 
 
-class FakeGirboServer:
-    """A `FakeGirbo` under uvicorn, in a thread, on a loopback port (free unless given)."""
+class FakeGirboServer(ThreadedServer):
+    """A `FakeGirbo` under uvicorn, in a thread, on a loopback port (free unless given);
+    `url` is the base URL for `OPENBAO__GIRBO__GIRBO_URL`."""
 
     def __init__(self, fake: FakeGirbo | None = None, *, port: int = 0) -> None:
         self.fake = fake or FakeGirbo()
-        self._port = port
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._socket: socket.socket | None = None
-
-    @property
-    def url(self) -> str:
-        """The base URL (`OPENBAO__GIRBO__GIRBO_URL`)."""
-        if self._socket is None:
-            msg = "the fake ГИР БО is not running"
-            raise RuntimeError(msg)
-        host, port = self._socket.getsockname()[:2]
-        return f"http://{host}:{port}"
-
-    def __enter__(self) -> Self:
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listener.bind(("127.0.0.1", self._port))
-        self._socket = listener
-        self._server = uvicorn.Server(
-            uvicorn.Config(self.fake.app, log_level="warning", lifespan="off")
-        )
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [listener]}, name="fake-girbo", daemon=True
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if time.monotonic() > deadline or not self._thread.is_alive():
-                self.__exit__(None, None, None)
-                msg = "the fake ГИР БО did not start"
-                raise RuntimeError(msg)
-            time.sleep(0.01)
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._thread = self._socket = None
+        super().__init__(self.fake.app, port=port, name="fake ГИР БО")

@@ -16,20 +16,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import socket
-import threading
 import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from services.runtime.threaded_server import ThreadedServer
 
 __all__ = ["FakeScanServer", "FakeScanSystem", "Faults", "ItemsEngine"]
 
@@ -175,64 +173,11 @@ class FakeScanSystem:
         return Response(body, media_type="application/json")
 
 
-class FakeScanServer:
+class FakeScanServer(ThreadedServer):
     """Runs a `FakeScanSystem` under uvicorn in a thread on a free loopback port."""
 
     def __init__(
         self, system: FakeScanSystem | None = None, *, host: str = "127.0.0.1", port: int = 0
     ) -> None:
         self.system = system or FakeScanSystem()
-        self._host = host
-        self._port = port
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self._socket: socket.socket | None = None
-
-    @property
-    def url(self) -> str:
-        if self._socket is None:
-            msg = "the fake scanning system is not running"
-            raise RuntimeError(msg)
-        host, port = self._socket.getsockname()[:2]
-        return f"http://{host}:{port}"
-
-    def start(self) -> None:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((self._host, self._port))
-        self._socket = sock
-        config = uvicorn.Config(self.system.app, log_level="warning", lifespan="off")
-        server = uvicorn.Server(config)
-        self._server = server
-        thread = threading.Thread(
-            target=server.run, kwargs={"sockets": [sock]}, name="fake-scan", daemon=True
-        )
-        thread.start()
-        self._thread = thread
-        for _ in range(500):
-            if server.started:
-                return
-            time.sleep(0.01)
-        msg = "the fake scanning system did not start"
-        raise RuntimeError(msg)
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-        if self._socket is not None:
-            self._socket.close()
-        self._server = self._thread = self._socket = None
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
+        super().__init__(self.system.app, host=host, port=port, name="the fake scanning system")
