@@ -41,14 +41,14 @@ def _by_period(dossier: Dossier) -> list[tuple[str, list[Any]]]:
 @router.get(f"{UI_PREFIX}/organizations", response_class=HTMLResponse)
 async def organizations_page(request: Request, deps: Deps, _who: Reader) -> HTMLResponse:
     async with deps.sessions() as session:
-        found = await organizations(session)
+        found = await organizations(session, deps.official)
     return render(request, "organizations.html", organizations=found)
 
 
 @router.get(f"{UI_PREFIX}/organizations/{{key}}", response_class=HTMLResponse)
 async def dossier_page(request: Request, deps: Deps, _who: Reader, key: str) -> HTMLResponse:
     async with deps.sessions() as session:
-        dossier = await dossier_of(session, key)
+        dossier = await dossier_of(session, key, deps.official)
     if dossier is None:
         raise PageNotFound("организация")
     return render(

@@ -5,42 +5,20 @@ dossier without official figures and says so."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-
 import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from services.arm_core.settings import CoreSettings
 from services.devstack._official import official_filing
 from services.devstack._samples import BALANCE, ORG_INN
-from services.girbo import FakeGirbo, FakeGirboServer
-from services.runtime.settings import S3Settings
-from tests.arm_core.rest.test_dossier_api import _balance, _income, _json, _upload
+from services.girbo import FakeGirboServer
+from tests.arm_core._borrower import balance_xlsx, income_xlsx, json_of, upload
+from tests.arm_core._girbo import girbo_api_settings, girbo_fixture  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.db
 
 FILING = f"girbo:{ORG_INN}:2024"
-
-
-@pytest.fixture
-def girbo() -> Iterator[FakeGirboServer]:
-    with FakeGirboServer(FakeGirbo()) as server:
-        yield server
-
-
-@pytest.fixture
-def api_settings(
-    core_settings: Callable[..., CoreSettings],
-    s3_settings: S3Settings,
-    bucket: str,
-    girbo: FakeGirboServer,
-) -> CoreSettings:
-    """The REST API's settings with the fake ГИР БО as the official source."""
-    return core_settings(
-        s3={**s3_settings.model_dump(), "s3_bucket": bucket}, girbo={"girbo_url": girbo.url}
-    )
 
 
 async def test_statements_that_print_the_filed_figures_agree_with_it(
@@ -52,13 +30,13 @@ async def test_statements_that_print_the_filed_figures_agree_with_it(
     """The balance and ОФР of 2024 print what ГИР БО holds (its expenses positive, the forms'
     in brackets; its figures in thousands like the forms): compared, nothing disagrees."""
     girbo.fake.serve([official_filing(2024)])
-    await _upload(
+    await upload(
         app,
         client,
         sessions,
-        [("balance-2024.xlsx", _balance(2024, BALANCE)), ("ofr-2024.xlsx", _income(2024))],
+        [("balance-2024.xlsx", balance_xlsx(2024, BALANCE)), ("ofr-2024.xlsx", income_xlsx(2024))],
     )
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert dossier["official"] == {"state": "compared", "filings": [FILING]}
     assert dossier["disagreements"] == []
 
@@ -72,16 +50,16 @@ async def test_a_figure_that_differs_from_the_filing_is_a_girbo_disagreement(
     """ГИР БО says 1250 = 6 200 and 2120 = 118 000 for 2024 where the statements print 6 140
     and (118 450): two disagreements, each naming the document and the filing."""
     girbo.fake.serve([official_filing(2024, changes={"1250": 6200, "2120": 118000})])
-    balance, income = await _upload(
+    balance, income = await upload(
         app,
         client,
         sessions,
-        [("balance-2024.xlsx", _balance(2024, BALANCE)), ("ofr-2024.xlsx", _income(2024))],
+        [("balance-2024.xlsx", balance_xlsx(2024, BALANCE)), ("ofr-2024.xlsx", income_xlsx(2024))],
     )
-    listed = await _json(client, "/api/v1/organizations")
+    listed = await json_of(client, "/api/v1/organizations")
     assert {o["inn"]: o["open_disagreements"] for o in listed["items"]} == {ORG_INN: 2}
 
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     found = {(d["line_code"], d["period_date"]): d for d in dossier["disagreements"]}
     assert set(found) == {("1250", "2024-12-31"), ("2120", "2024-12-31")}
     cash = found[("1250", "2024-12-31")]
@@ -96,7 +74,7 @@ async def test_a_figure_that_differs_from_the_filing_is_a_girbo_disagreement(
         ("girbo", "-118000"),
     ]
 
-    corrected = await _json(client, f"/api/v1/documents/{income.document_id}/corrected")
+    corrected = await json_of(client, f"/api/v1/documents/{income.document_id}/corrected")
     assert [(d["line_code"], d["period_date"]) for d in corrected["disagreements"]] == [
         ("2120", "2024-12-31")
     ]
@@ -112,10 +90,10 @@ async def test_a_failing_service_leaves_the_dossier_without_official_figures(
     with its own disagreements only (none here) and says the service was unavailable."""
     girbo.fake.serve([official_filing(2024, changes={"1250": 6200})])
     girbo.fake.status = 503
-    (balance,) = await _upload(
-        app, client, sessions, [("balance-2024.xlsx", _balance(2024, BALANCE))]
+    (balance,) = await upload(
+        app, client, sessions, [("balance-2024.xlsx", balance_xlsx(2024, BALANCE))]
     )
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert dossier["official"] == {"state": "unavailable", "filings": []}
     assert dossier["disagreements"] == []
     assert [d["id"] for d in dossier["documents"]] == [str(balance.document_id)]
@@ -129,7 +107,7 @@ async def test_an_organisation_unknown_to_girbo_is_not_found(
     girbo: FakeGirboServer,
 ) -> None:
     girbo.fake.serve([official_filing(2024, inn="7707083893")])
-    await _upload(app, client, sessions, [("balance-2024.xlsx", _balance(2024, BALANCE))])
-    dossier = await _json(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    await upload(app, client, sessions, [("balance-2024.xlsx", balance_xlsx(2024, BALANCE))])
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
     assert dossier["official"] == {"state": "not_found", "filings": []}
     assert dossier["disagreements"] == []
