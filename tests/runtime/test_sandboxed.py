@@ -44,7 +44,7 @@ def _job(file_type: str) -> Job:
 
 async def test_each_way_a_worker_fails_is_unreadable() -> None:
     """Over its time, over its memory: UNREADABLE saying which; the task's own error passes."""
-    settings = SandboxSettings(workers=1, timeout_seconds=2, memory_limit_bytes=512 << 20)
+    settings = SandboxSettings(workers=1, timeout_seconds=8, memory_limit_bytes=512 << 20)
     async with Sandbox(settings) as box:
         with pytest.raises(RecognitionFailed) as slow:
             await run_recognition(box, _sleep, 30, what="the file")
