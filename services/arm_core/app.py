@@ -288,6 +288,7 @@ def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
                         with contextlib.suppress(asyncio.CancelledError):
                             await core.connect_task
         finally:
+            await core.uploads.file_reads.close()
             await core.engine.dispose()
 
     return lifespan

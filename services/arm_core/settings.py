@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
+from services.contract.filetypes import UPLOAD_MAX_BYTES
 from services.runtime.settings import Settings, SettingsError, plain_env
 
 __all__ = ["ROLES", "AuthSettings", "CoreSettings", "Pipeline", "is_loopback_host"]
@@ -137,7 +138,7 @@ class CoreSettings(Settings):
         1800.0, gt=0, validation_alias=plain_env("IMAGE_REPLY_BUDGET_SECONDS")
     )
     upload_max_bytes: int = Field(
-        100 * 1024 * 1024, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
+        UPLOAD_MAX_BYTES, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
     )
     result_max_bytes: int = Field(
         64 * 1024 * 1024, gt=0, validation_alias=plain_env("RESULT_MAX_BYTES")
