@@ -75,6 +75,8 @@ def _pdf_page(data: bytes, page: int, scale: float, max_pixels: int) -> Image.Im
         if not (width > 0 and height > 0):
             raise DocumentUnreadable(f"page {page} of the PDF has no size")
         scale *= _capped(width * scale, height * scale, max_pixels)
+        while math.ceil(width * scale) * math.ceil(height * scale) > max_pixels:
+            scale *= 0.999  # pdfium rounds the bitmap's sides up
         image: Image.Image = sheet.render(scale=scale).to_pil()
         return image
     except pypdfium2.PdfiumError as exc:

@@ -29,6 +29,7 @@ from services.documents_io.exceptions import (
     DocumentTooLarge,
     NotThatFormat,
 )
+from services.documents_io.pages import MAX_PAGE_PIXELS
 from services.documents_io.workers import read_cell_window, render_page, tiff_as_pdf
 from services.runtime.exceptions import (
     SandboxBusy,
@@ -46,8 +47,11 @@ T = TypeVar("T")
 class FileReads:
     """The core's sandboxed file readers (one per app; closed with it)."""
 
-    def __init__(self, limits: FileWorkerLimits | None = None) -> None:
+    def __init__(
+        self, limits: FileWorkerLimits | None = None, *, max_page_pixels: int = MAX_PAGE_PIXELS
+    ) -> None:
         self.workers = FileWorkers(limits)
+        self.max_page_pixels = max_page_pixels
 
     async def tiff_to_pdf(self, data: bytes, max_bytes: int) -> bytes:
         """The PDF stored for a TIFF scan (`documents_io.tiff`)."""
@@ -55,7 +59,9 @@ class FileReads:
 
     async def page_png(self, data: bytes, file_type: str, page: int) -> bytes | None:
         """Page `page` of a stored scan as PNG, its pixels capped (None: no such page)."""
-        return await _refused(render_page(self.workers, data, file_type, page))
+        return await _refused(
+            render_page(self.workers, data, file_type, page, max_pixels=self.max_page_pixels)
+        )
 
     async def cell_window(
         self, data: bytes, ref: ExcelRef, *, amount: str | None, text: str | None
