@@ -10,6 +10,7 @@ import io
 import resource
 import time
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -59,7 +60,7 @@ async def _timed_list(client: httpx.AsyncClient) -> float:
     return time.monotonic() - started
 
 
-async def _while(work: asyncio.Future[object], client: httpx.AsyncClient) -> list[float]:
+async def _while(work: asyncio.Future[Any], client: httpx.AsyncClient) -> list[float]:
     """How long `GET /api/v1/files` takes, asked again and again until `work` is done."""
     times = []
     while not work.done():
@@ -126,7 +127,7 @@ async def test_huge_tiff_scans_are_refused_by_their_limits_while_the_api_answers
     transport = httpx.ASGITransport(app=strict_app)
     async with httpx.AsyncClient(transport=transport, base_url="http://core") as client:
         first = asyncio.ensure_future(_upload(client, "скан.tiff", tiff))
-        while workers.admitted == 0 and not first.done():
+        while workers.admitted == 0 and not first.done():  # noqa: ASYNC110 (no event to wait on)
             await asyncio.sleep(0.01)
         second = await _upload(client, "второй.tiff", tiff)
         times = await _while(first, client)
