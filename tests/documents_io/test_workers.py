@@ -25,11 +25,11 @@ from services.documents_io import (
 from services.excel import column_letters
 from services.runtime.exceptions import SandboxBusy, SandboxMemoryError, SandboxTimeout
 from services.runtime.file_workers import FileWorkerLimits, FileWorkers
-from tests.builders import SheetSpec, write_xlsx
+from tests.builders import CellInput, SheetSpec, write_xlsx
 
 T = TypeVar("T")
 _MB = 1024 * 1024
-REPORT = [
+REPORT: list[list[CellInput]] = [
     ["Показатель", "Код", "За год"],
     ["Выручка", "2110", 1500.0],
     ["Себестоимость", "2120", -900.0],
