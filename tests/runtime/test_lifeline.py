@@ -1,7 +1,8 @@
 """A service SIGKILLed leaves nothing behind: no fork server, resource tracker or worker.
 
-A real service-like process (a sandbox of two workers, one busy, one idle) is killed with
-SIGKILL; every process it had started must be gone within seconds.
+A real process holding tabular-parser's worker pool (`build_recognizer`, two workers: one
+idle, one kept busy) is killed with SIGKILL; every process it had started
+must be gone within seconds.
 """
 
 from __future__ import annotations
@@ -24,11 +25,15 @@ _SERVICE = textwrap.dedent(
     """
     import asyncio, os, sys, time
 
-    from services.runtime.sandbox import Sandbox, SandboxSettings
+    from services.runtime.settings import load_settings
+    from services.tabular_parser.recognizer import build_recognizer
+    from services.tabular_parser.settings import TabularParserSettings
 
 
     async def main() -> None:
-        box = Sandbox(SandboxSettings(workers=2, memory_limit_bytes=None))
+        settings = load_settings(TabularParserSettings, pool={"workers": 2})
+        built = build_recognizer(settings)
+        box = built.resources[0]
         workers = await asyncio.gather(box.run(os.getpid), box.run(os.getpid))
         busy = asyncio.ensure_future(box.run(time.sleep, 600))  # one worker stays busy
         await asyncio.sleep(0.5)
