@@ -277,10 +277,15 @@ class _Slot:
         return future
 
     def ended_by(self) -> int | None:
-        """The signal that ended the worker of the last submit (None: it did not die so)."""
-        for child in self._children:
+        """The signal that ended the worker of the last submit (None: it did not die so); a
+        worker the pool started after that submit (replacing one at its task limit) counts."""
+        processes: dict[int, multiprocessing.process.BaseProcess]
+        processes = getattr(self._executor, "_processes", None) or {}
+        known = {child.pid for child in self._children}
+        later = [child for child in processes.values() if child.pid not in known]
+        for child in [*self._children, *later]:
             child.join(timeout=1)
-            code = child.exitcode
+            code: int | None = child.exitcode
             if code is not None and code < 0:
                 return -code
         return None
