@@ -42,6 +42,8 @@ _WORKER_IMPORTS = (
     "services.tabular_parser.recognizer",
     "services.scan_gateway.local",
     "services.cli",
+    "services.documents_io.workers",
+    "services.documents_io.pages",
 )
 
 

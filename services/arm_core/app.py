@@ -28,6 +28,7 @@ from services.arm_core.auth import announce, auth_state, check_bind, install_aut
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
+from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.jobs.intake import FinalResultHandler, Intake, StagedFinalHandler
 from services.arm_core.jobs.periodic import PeriodicTask
 from services.arm_core.jobs.relay import OutboxRelay, RequestPublisher
@@ -146,6 +147,9 @@ def create_app(
         bucket=settings.s3.s3_bucket,
         max_bytes=settings.upload_max_bytes,
         on_queued=relay_task.wake,
+        file_reads=FileReads(
+            settings.file_worker_limits(), max_page_pixels=settings.page_max_pixels
+        ),
     )
     if on_final is None:
         reader = S3ResultReader(storage, max_bytes=settings.result_max_bytes)
@@ -306,6 +310,7 @@ def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
                         with contextlib.suppress(asyncio.CancelledError):
                             await core.connect_task
         finally:
+            await core.uploads.file_reads.close()
             await core.engine.dispose()
 
     return lifespan

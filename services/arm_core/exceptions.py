@@ -15,8 +15,10 @@ ArmCoreError
 │   ├── JobInFlight             a job of the file is queued, published or processing
 │   ├── NotAnOsvDocument        rows asked of a statement form
 │   ├── InvalidCorrection       a correction naming nothing, or with a value that is not one
+│   ├── FileOverLimits          reading a stored or uploaded file went over its worker's limits
 │   └── (auth) NotAuthenticated, Forbidden
 ├── Unavailable                 a dependency (S3, the database, the provider) failed
+│   └── FilesBusy               every file-reading worker and waiting place is taken
 ├── PublishFailed               the relay could not hand a request to NATS (retried later)
 └── MappingError                a result file the core cannot take (the job closes in error)
 ```
@@ -30,8 +32,10 @@ from __future__ import annotations
 __all__ = [
     "ArmCoreError",
     "EmptyFile",
+    "FileOverLimits",
     "FileTooLarge",
     "FileTypeMismatch",
+    "FilesBusy",
     "InvalidCorrection",
     "InvalidFileName",
     "JobInFlight",
@@ -114,12 +118,22 @@ class InvalidCorrection(Refused):
     is shown to the analyst as it is (Russian)."""
 
 
+class FileOverLimits(Refused):
+    """Reading the file (a page, a TIFF, a window of cells) went over the memory, CPU-time or
+    wall-clock limit of its sandboxed worker; the same file will do so again."""
+
+
 class Unavailable(ArmCoreError):
     """Storage, the database or the provider failed; the request may be retried."""
 
     def __init__(self, detail: str) -> None:
         super().__init__(detail)
         self.detail = detail
+
+
+class FilesBusy(Unavailable):
+    """Every worker that reads files, and every place to wait for one, is taken: try again
+    shortly (the API's other requests are not held up)."""
 
 
 class PublishFailed(ArmCoreError):

@@ -18,6 +18,9 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
+from services.contract.filetypes import UPLOAD_MAX_BYTES
+from services.documents_io.pages import MAX_PAGE_PIXELS
+from services.runtime.file_workers import FileWorkerLimits
 from services.runtime.settings import Settings, SettingsError, plain_env
 
 __all__ = ["ROLES", "AuthSettings", "CoreSettings", "GirboSettings", "Pipeline", "is_loopback_host"]
@@ -172,7 +175,7 @@ class CoreSettings(Settings):
         1800.0, gt=0, validation_alias=plain_env("IMAGE_REPLY_BUDGET_SECONDS")
     )
     upload_max_bytes: int = Field(
-        100 * 1024 * 1024, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
+        UPLOAD_MAX_BYTES, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
     )
     result_max_bytes: int = Field(
         64 * 1024 * 1024, gt=0, validation_alias=plain_env("RESULT_MAX_BYTES")
@@ -189,8 +192,36 @@ class CoreSettings(Settings):
     db_migrate_on_start: bool | None = Field(
         None, validation_alias=plain_env("DB_MIGRATE_ON_START")
     )
+    # The sandboxed workers that read borrowers' files on request (page images, TIFF → PDF,
+    # windows of cells): how many run, how many may wait, and each one's limits.
+    file_workers: int = Field(2, ge=1, le=32, validation_alias=plain_env("FILE_WORKERS"))
+    file_workers_waiting: int = Field(
+        8, ge=0, le=256, validation_alias=plain_env("FILE_WORKERS_WAITING")
+    )
+    file_worker_memory_mb: int = Field(
+        1024, ge=128, validation_alias=plain_env("FILE_WORKER_MEMORY_MB")
+    )
+    file_worker_cpu_seconds: int = Field(
+        30, ge=1, validation_alias=plain_env("FILE_WORKER_CPU_SECONDS")
+    )
+    file_worker_timeout_seconds: float = Field(
+        60.0, gt=0, validation_alias=plain_env("FILE_WORKER_TIMEOUT_SECONDS")
+    )
+    page_max_pixels: int = Field(
+        MAX_PAGE_PIXELS, ge=10_000, validation_alias=plain_env("PAGE_MAX_PIXELS")
+    )
     auth: AuthSettings = AuthSettings()
     girbo: GirboSettings = GirboSettings()
+
+    def file_worker_limits(self) -> FileWorkerLimits:
+        """The limits of the file-reading workers (FILE_WORKER_*)."""
+        return FileWorkerLimits(
+            workers=self.file_workers,
+            waiting=self.file_workers_waiting,
+            memory_mb=self.file_worker_memory_mb,
+            cpu_seconds=self.file_worker_cpu_seconds,
+            timeout_seconds=self.file_worker_timeout_seconds,
+        )
 
     def reply_budget(self, pipeline: str) -> dt.timedelta:
         """How long a service of `pipeline` has from publish to final result."""

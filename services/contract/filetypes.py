@@ -26,11 +26,16 @@ __all__ = [
     "EXTENSIONS",
     "IMAGE_TYPES",
     "OLE_MAGIC",
+    "UPLOAD_MAX_BYTES",
     "FileType",
     "ole_workbook_stream",
     "sniff",
     "type_from_name",
 ]
+
+UPLOAD_MAX_BYTES: Final = 100 * 1024 * 1024
+"""The largest upload arm-core accepts by default (its UPLOAD_MAX_BYTES), and the largest PDF
+`arm-ka parse` makes of a TIFF scan: what the core would store, the CLI reads."""
 
 FileType = Literal["XLS", "XLSX", "XLSB", "PDF", "PNG", "JPG"]
 EXCEL_TYPES: Final[frozenset[FileType]] = frozenset({"XLS", "XLSX", "XLSB"})

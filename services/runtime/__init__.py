@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.runtime.exceptions import ObjectTooLarge as ObjectTooLarge
     from services.runtime.exceptions import PublishGaveUp as PublishGaveUp
     from services.runtime.exceptions import RuntimeServiceError as RuntimeServiceError
+    from services.runtime.exceptions import SandboxBusy as SandboxBusy
+    from services.runtime.exceptions import SandboxCpuTimeout as SandboxCpuTimeout
     from services.runtime.exceptions import SandboxCrashed as SandboxCrashed
     from services.runtime.exceptions import SandboxError as SandboxError
     from services.runtime.exceptions import SandboxMemoryError as SandboxMemoryError
@@ -78,6 +80,8 @@ _LAZY: dict[str, str] = {
     "ObjectTooLarge": "services.runtime.exceptions",
     "PublishGaveUp": "services.runtime.exceptions",
     "RuntimeServiceError": "services.runtime.exceptions",
+    "SandboxBusy": "services.runtime.exceptions",
+    "SandboxCpuTimeout": "services.runtime.exceptions",
     "SandboxCrashed": "services.runtime.exceptions",
     "SandboxError": "services.runtime.exceptions",
     "SandboxMemoryError": "services.runtime.exceptions",

@@ -10,7 +10,9 @@
     │   ├── ObjectTooLarge
     │   └── StorageUnavailable
     ├── SandboxError
-    │   ├── SandboxTimeout, SandboxCrashed, SandboxMemoryError, SandboxTaskFailed
+    │   ├── SandboxTimeout (its CPU-time kind SandboxCpuTimeout), SandboxCrashed,
+    │   ├── SandboxMemoryError, SandboxTaskFailed
+    │   └── SandboxBusy        every worker of a bounded pool is taken and its queue is full
     ├── LocalFileError         a local file to recognise is missing, a folder or unreadable
     └── RecognitionFailed      (services.runtime.recognizer, with its contract error code)
 
@@ -33,6 +35,8 @@ __all__ = [
     "ObjectTooLarge",
     "PublishGaveUp",
     "RuntimeServiceError",
+    "SandboxBusy",
+    "SandboxCpuTimeout",
     "SandboxCrashed",
     "SandboxError",
     "SandboxMemoryError",
@@ -143,6 +147,29 @@ class SandboxTimeout(SandboxError):
             f"{function} ran over {timeout_seconds:g} s; its worker was killed", function=function
         )
         self.timeout_seconds = timeout_seconds
+
+
+class SandboxCpuTimeout(SandboxTimeout):
+    """The CPU-time limit (RLIMIT_CPU) passed; the kernel ended the child with SIGXCPU."""
+
+    def __init__(self, function: str, cpu_seconds: int) -> None:
+        SandboxError.__init__(
+            self,
+            f"{function} used over {cpu_seconds} s of CPU time; its worker was ended",
+            function=function,
+        )
+        self.timeout_seconds = float(cpu_seconds)
+        self.cpu_seconds = cpu_seconds
+
+
+class SandboxBusy(SandboxError):
+    """Every worker is taken and as many tasks as allowed already wait: try again later."""
+
+    def __init__(self, function: str, waiting: int) -> None:
+        super().__init__(
+            f"no worker free for {function}: {waiting} tasks already wait", function=function
+        )
+        self.waiting = waiting
 
 
 class SandboxCrashed(SandboxError):

@@ -3,11 +3,13 @@
 A parser fed hostile bytes may allocate without bound, loop forever, abort the process (a
 Rust panic across FFI, a segfault) or raise PyO3's `PanicException`, a `BaseException`. The
 sandbox runs a picklable top-level function in a child process with an address-space limit
-(RLIMIT_AS), a wall-clock limit and a bounded number of tasks per child, and turns every way
+(RLIMIT_AS), a CPU-time limit (RLIMIT_CPU, when set), a wall-clock limit and a bounded number
+of tasks per child, and turns every way
 a child can fail into one of its own exceptions:
 
     SandboxError
     ├── SandboxTimeout       the wall-clock limit passed; the child was killed
+    │   └── SandboxCpuTimeout  the CPU-time limit (RLIMIT_CPU) passed; SIGXCPU ended it
     ├── SandboxCrashed       the child died (abort, segfault, OOM kill)
     ├── SandboxMemoryError   MemoryError inside the child (RLIMIT_AS reached)
     └── SandboxTaskFailed    an exception that could not travel back as itself
@@ -18,7 +20,8 @@ breaks no other task; the slot is rebuilt transparently and the next call works.
 start by "forkserver" (never fork from a threaded asyncio process). A process with no thread
 but its main one, such as a command recognising one local file, may have its one worker forked
 from itself instead (`Sandbox.start_by_fork`): the worker then starts with every module its
-parent imported, with no fork server to start and nothing to import twice.
+parent imported, with no fork server to start and nothing to import twice. Every child dies
+with the process that made the sandbox, even a SIGKILLed one (`services.runtime.lifeline`).
 """
 
 from __future__ import annotations
@@ -27,10 +30,12 @@ import asyncio
 import contextlib
 import gc
 import io
+import math
 import multiprocessing
 import os
 import pickle
 import resource
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -40,16 +45,19 @@ from types import TracebackType
 from typing import Any, Literal, TypeVar
 
 from services.runtime.exceptions import (
+    SandboxCpuTimeout,
     SandboxCrashed,
     SandboxError,
     SandboxMemoryError,
     SandboxTaskFailed,
     SandboxTimeout,
 )
+from services.runtime.lifeline import die_with
 from services.runtime.malloc import tune_worker_malloc
 
 __all__ = [
     "Sandbox",
+    "SandboxCpuTimeout",
     "SandboxCrashed",
     "SandboxError",
     "SandboxMemoryError",
@@ -66,7 +74,9 @@ class SandboxSettings:
     """How many children, how big, how long, how many tasks before a child is replaced.
 
     `niceness` is added to each child's CPU nice value: with every core parsing, the parent's
-    event loop (acks, S3, publishing) still gets the CPU first.
+    event loop (acks, S3, publishing) still gets the CPU first. `cpu_seconds` caps the CPU
+    time of one task (RLIMIT_CPU, moved on before each task; the kernel ends the child with
+    SIGXCPU, `SandboxCpuTimeout`).
     """
 
     workers: int = 2
@@ -75,22 +85,48 @@ class SandboxSettings:
     max_tasks_per_child: int = 100
     start_method: Literal["forkserver", "spawn"] = "forkserver"
     niceness: int = 0
+    cpu_seconds: int | None = None
 
 
 _Outcome = tuple[str, Any, str]
 
 
-def _init_child(limit_bytes: int | None, niceness: int) -> None:
-    """Child initializer: cap the address space so runaway allocations fail inside the child,
-    lower its CPU priority below the parent's, and have freed large blocks leave its RSS
-    (`services.runtime.malloc`). A forked child collects garbage even when its parent had
-    stopped collecting (`Sandbox.start_by_fork`)."""
+def _init_child(
+    limit_bytes: int | None, niceness: int, cpu_seconds: int | None, service_pid: int
+) -> None:
+    """Child initializer: die with the service (`lifeline`), cap the address space so runaway
+    allocations fail inside the child and its CPU time so a loop ends, lower its CPU priority
+    below the parent's, and have freed large blocks leave its RSS (`services.runtime.malloc`).
+    A forked child collects garbage even when its parent had stopped collecting
+    (`Sandbox.start_by_fork`)."""
+    die_with(service_pid)
     gc.enable()
     tune_worker_malloc()
     if limit_bytes is not None:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    if cpu_seconds is not None:
+        global _task_cpu_seconds
+        _task_cpu_seconds = cpu_seconds
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump a core
     if niceness > 0:
         os.nice(niceness)
+
+
+_task_cpu_seconds: int | None = None
+"""In a child: the CPU seconds one task may use (`SandboxSettings.cpu_seconds`)."""
+
+
+def _limit_task_cpu() -> None:
+    """RLIMIT_CPU's soft limit set to what this child used so far plus one task's allowance
+    (the limit counts the whole process; the hard limit stays, so it can move on)."""
+    if _task_cpu_seconds is None:
+        return
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime) + _task_cpu_seconds
+    _soft, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
 def _ready() -> None:
@@ -99,6 +135,7 @@ def _ready() -> None:
 
 def _call_in_child(fn: Callable[..., Any], args: tuple[Any, ...]) -> _Outcome:
     """Run `fn` and report every outcome as plain data, never as an unpicklable exception."""
+    _limit_task_cpu()
     try:
         return ("ok", fn(*args), "")
     except MemoryError:
@@ -197,6 +234,7 @@ class _Slot:
         self._settings = settings
         self._executor: ProcessPoolExecutor | None = None
         self.shared: int | None = None  # the forked worker's shared file (memfd)
+        self._children: list[multiprocessing.process.BaseProcess] = []  # of the last submit
 
     def executor(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -219,7 +257,12 @@ class _Slot:
             max_workers=1,
             mp_context=multiprocessing.get_context("fork" if fork else settings.start_method),
             initializer=_init_child,
-            initargs=(settings.memory_limit_bytes, settings.niceness),
+            initargs=(
+                settings.memory_limit_bytes,
+                settings.niceness,
+                settings.cpu_seconds,
+                os.getpid(),
+            ),
             # The pool refuses a task limit under fork; a forked worker serves this process.
             max_tasks_per_child=None if fork else settings.max_tasks_per_child,
         )
@@ -227,8 +270,25 @@ class _Slot:
     def submit(self, fn: Callable[..., Any], args: tuple[Any, ...]) -> Future[_Outcome]:
         executor = self.executor()
         if self.shared is None:
-            return executor.submit(_call_in_child, fn, args)
-        return executor.submit(_call_through, fn, _pack(args, self.shared), self.shared)
+            future = executor.submit(_call_in_child, fn, args)
+        else:
+            future = executor.submit(_call_through, fn, _pack(args, self.shared), self.shared)
+        self._children = list(getattr(executor, "_processes", {}).values())
+        return future
+
+    def ended_by(self) -> int | None:
+        """The signal that ended the worker of the last submit (None: it did not die so); a
+        worker the pool started after that submit (replacing one at its task limit) counts."""
+        processes: dict[int, multiprocessing.process.BaseProcess]
+        processes = getattr(self._executor, "_processes", None) or {}
+        known = {child.pid for child in self._children}
+        later = [child for child in processes.values() if child.pid not in known]
+        for child in [*self._children, *later]:
+            child.join(timeout=1)
+            code: int | None = child.exitcode
+            if code is not None and code < 0:
+                return -code
+        return None
 
     def receive(self, outcome: _Outcome) -> _Outcome:
         """The outcome as `_call_in_child` gives it, a shared result read from the file."""
@@ -329,7 +389,11 @@ class Sandbox:
             await asyncio.to_thread(slot.kill)
             raise SandboxTimeout(name, self.settings.timeout_seconds) from None
         except BrokenProcessPool as exc:
+            signum = await asyncio.to_thread(slot.ended_by)
             await asyncio.to_thread(slot.kill)
+            cpu_seconds = self.settings.cpu_seconds
+            if signum == signal.SIGXCPU and cpu_seconds is not None:
+                raise SandboxCpuTimeout(name, cpu_seconds) from exc
             raise SandboxCrashed(name, str(exc) or type(exc).__name__) from exc
         except asyncio.CancelledError:
             # The caller gave up; the child would keep running the task otherwise.

@@ -24,9 +24,9 @@ from pydantic.fields import FieldInfo
 from pydantic_settings import PydanticBaseSettingsSource
 
 from services.runtime.recognizer import Recognizer
-from services.runtime.sandbox import SandboxSettings
+from services.runtime.sandbox import Sandbox, SandboxSettings
 
-__all__ = ["BuiltRecognizer", "PlainGroupSource", "WorkerPoolSettings"]
+__all__ = ["BuiltRecognizer", "PlainGroupSource", "WorkerPoolSettings", "pool_for"]
 
 _MB = 1024 * 1024
 
@@ -52,6 +52,14 @@ class WorkerPoolSettings(BaseModel):
             max_tasks_per_child=self.max_tasks_per_child,
             niceness=self.nice,
         )
+
+
+def pool_for(pool: WorkerPoolSettings, jobs_in_flight: int, workers: int | None) -> Sandbox:
+    """A recognition service's sandbox: `workers` processes when given (a local parse of N files
+    at once), else the pool's size capped by JOBS_IN_FLIGHT, since no more files than that are
+    ever recognised at once."""
+    size = workers if workers is not None else min(pool.workers, jobs_in_flight)
+    return Sandbox(pool.sandbox(workers=size))
 
 
 class PlainGroupSource(PydanticBaseSettingsSource):

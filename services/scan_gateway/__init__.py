@@ -41,7 +41,6 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.scan_gateway.recognizer import HttpSource as HttpSource
     from services.scan_gateway.recognizer import LocalSource as LocalSource
     from services.scan_gateway.recognizer import ResultSetSource as ResultSetSource
-    from services.scan_gateway.recognizer import SandboxRunner as SandboxRunner
     from services.scan_gateway.recognizer import ScanGatewayRecognizer as ScanGatewayRecognizer
     from services.scan_gateway.recognizer import build_recognizer as build_recognizer
     from services.scan_gateway.recognizer import seconds_left as seconds_left
@@ -89,7 +88,6 @@ _LAZY: dict[str, str] = {
     "HttpSource": "services.scan_gateway.recognizer",
     "LocalSource": "services.scan_gateway.recognizer",
     "ResultSetSource": "services.scan_gateway.recognizer",
-    "SandboxRunner": "services.scan_gateway.recognizer",
     "ScanGatewayRecognizer": "services.scan_gateway.recognizer",
     "build_recognizer": "services.scan_gateway.recognizer",
     "seconds_left": "services.scan_gateway.recognizer",

@@ -15,17 +15,10 @@ import asyncio
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
-from services.runtime.sandbox import (
-    Sandbox,
-    SandboxCrashed,
-    SandboxError,
-    SandboxMemoryError,
-    SandboxTimeout,
-)
+from services.runtime.sandboxed import SandboxRunner, run_recognition
 from services.scan_gateway.client import ScanClient, ScanClientSettings
 from services.scan_gateway.errors import (
     FileUnreadable,
@@ -46,7 +39,6 @@ __all__ = [
     "HttpSource",
     "LocalSource",
     "ResultSetSource",
-    "SandboxRunner",
     "ScanGatewayRecognizer",
     "build_recognizer",
     "seconds_left",
@@ -77,12 +69,6 @@ class HttpSource:
         return await self._client.fetch(data, job, deadline=deadline)
 
 
-class SandboxRunner(Protocol):
-    """The part of `services.runtime.sandbox.Sandbox` used here."""
-
-    async def run(self, fn: Callable[..., object], /, *args: object) -> object: ...
-
-
 class LocalSource:
     """The local recogniser, run in a worker process (OCR must not block the event loop)."""
 
@@ -99,8 +85,14 @@ class LocalSource:
             raise ScanDeadlineExceeded("the reply deadline passed before recognition started")
         try:
             async with asyncio.timeout(remaining):
-                items = await self._sandbox.run(
-                    recognise_to_items, data, job.file_type, self._tesseract_cmd, self._dpi
+                items = await run_recognition(
+                    self._sandbox,
+                    recognise_to_items,
+                    data,
+                    job.file_type,
+                    self._tesseract_cmd,
+                    self._dpi,
+                    what="the file",
                 )
         except TimeoutError:
             msg = f"local recognition did not finish within the reply deadline ({remaining:.1f} s)"
@@ -124,7 +116,8 @@ def build_recognizer(
     which writes nothing anywhere). `workers` sizes the pool; by default OCR_WORKERS capped by
     JOBS_IN_FLIGHT.
     """
-    from services.runtime.worker_pool import BuiltRecognizer
+    from services.runtime.sandbox import Sandbox
+    from services.runtime.worker_pool import BuiltRecognizer, pool_for
 
     source: ResultSetSource
     resources: tuple[ScanClient, ...] | tuple[Sandbox, ...]
@@ -141,10 +134,7 @@ def build_recognizer(
         )
         source, resources = HttpSource(client), (client,)
     else:
-        size = (
-            workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
-        )
-        sandbox = Sandbox(settings.pool.sandbox(workers=size))
+        sandbox = pool_for(settings.pool, settings.jobs_in_flight, workers)
         source = LocalSource(sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi)
         resources = (sandbox,)
     archive = (
@@ -204,19 +194,3 @@ class ScanGatewayRecognizer:
             raise RecognitionFailed(ErrorCode.RECOGNITION_FAILED, exc.what) from None
         except FileUnreadable as exc:
             raise RecognitionFailed(ErrorCode.UNREADABLE, exc.reason) from None
-        except SandboxTimeout:
-            raise RecognitionFailed(
-                ErrorCode.TIMEOUT, "local recognition ran over its time limit"
-            ) from None
-        except SandboxMemoryError:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "recognising the file needed more memory than allowed"
-            ) from None
-        except SandboxCrashed:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "the worker process recognising the file died"
-            ) from None
-        except SandboxError:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "the file could not be read by the worker process"
-            ) from None

@@ -17,7 +17,6 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.tabular_parser.app import SPEC as SPEC
     from services.tabular_parser.app import create_app as create_app
     from services.tabular_parser.app import service_version as service_version
-    from services.tabular_parser.recognizer import SandboxRunner as SandboxRunner
     from services.tabular_parser.recognizer import TabularRecognizer as TabularRecognizer
     from services.tabular_parser.recognizer import analyse_workbook as analyse_workbook
     from services.tabular_parser.recognizer import build_recognizer as build_recognizer
@@ -32,7 +31,6 @@ _LAZY: dict[str, str] = {
     "SPEC": "services.tabular_parser.app",
     "create_app": "services.tabular_parser.app",
     "service_version": "services.tabular_parser.app",
-    "SandboxRunner": "services.tabular_parser.recognizer",
     "TabularRecognizer": "services.tabular_parser.recognizer",
     "analyse_workbook": "services.tabular_parser.recognizer",
     "build_recognizer": "services.tabular_parser.recognizer",

@@ -12,9 +12,9 @@ local parse alike.
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from services.excel import Workbook, detect_format, load_workbook
 from services.excel.errors import NotAWorkbook, UnreadableWorkbook
@@ -27,13 +27,7 @@ from services.runtime.recognizer import (
     Recognition,
     RecognitionFailed,
 )
-from services.runtime.sandbox import (
-    Sandbox,
-    SandboxCrashed,
-    SandboxError,
-    SandboxMemoryError,
-    SandboxTimeout,
-)
+from services.runtime.sandboxed import SandboxRunner, run_recognition
 from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
 from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements
@@ -43,19 +37,12 @@ if TYPE_CHECKING:  # the worker process imports this module: it needs no setting
     from services.tabular_parser.settings import TabularParserSettings
 
 __all__ = [
-    "SandboxRunner",
     "TabularRecognizer",
     "analyse_workbook",
     "build_recognizer",
     "recognise_bytes",
     "recognise_encoded",
 ]
-
-
-class SandboxRunner(Protocol):
-    """The part of `services.runtime.sandbox` used here: run `fn(*args)` in a worker process."""
-
-    async def run(self, fn: Callable[..., Any], /, *args: Any) -> Any: ...
 
 
 class TabularRecognizer:
@@ -65,24 +52,7 @@ class TabularRecognizer:
         self._sandbox = sandbox
 
     async def recognize(self, data: bytes, job: Job) -> EncodedRecognition:
-        try:
-            result = await self._sandbox.run(recognise_encoded, data)
-        except SandboxTimeout as exc:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "reading the workbook took longer than allowed"
-            ) from exc
-        except SandboxMemoryError as exc:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "reading the workbook needed more memory than allowed"
-            ) from exc
-        except SandboxCrashed as exc:
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "the worker process reading the workbook died"
-            ) from exc
-        except SandboxError as exc:  # e.g. a Rust panic that cannot travel back as itself
-            raise RecognitionFailed(
-                ErrorCode.UNREADABLE, "the workbook could not be read by the worker process"
-            ) from exc
+        result = await run_recognition(self._sandbox, recognise_encoded, data, what="the workbook")
         if not isinstance(result, EncodedRecognition):
             msg = f"the worker returned {type(result).__name__}, not an EncodedRecognition"
             raise TypeError(msg)
@@ -97,10 +67,9 @@ def build_recognizer(
     `workers` sizes the pool (a local parse of N files at once); by default PARSE_WORKERS,
     capped by JOBS_IN_FLIGHT since no more workbooks than that are ever read at once.
     """
-    from services.runtime.worker_pool import BuiltRecognizer
+    from services.runtime.worker_pool import BuiltRecognizer, pool_for
 
-    size = workers if workers is not None else min(settings.pool.workers, settings.jobs_in_flight)
-    sandbox = Sandbox(settings.pool.sandbox(workers=size))
+    sandbox = pool_for(settings.pool, settings.jobs_in_flight, workers)
     return BuiltRecognizer(TabularRecognizer(sandbox), (sandbox,))
 
 

@@ -183,3 +183,40 @@ def test_no_service_imports_another_service_or_dev_tooling() -> None:
                 if any(_within(name, other) for other in others)
             ]
     assert offenders == []
+
+
+def test_the_cli_imports_nothing_from_arm_core() -> None:
+    """No module of the CLI names arm-core, and a process that imports the whole CLI and turns
+    a TIFF into the core's PDF (`documents_io.tiff`, the room both share) has no module of
+    arm-core loaded (#24: the CLI imports nothing from arm-core)."""
+    offenders = [
+        f"{path.relative_to(ROOT)}: {name}"
+        for path in (SERVICES / "cli").rglob("*.py")
+        for name in sorted(_imports(path))
+        if _within(name, "services.arm_core")
+    ]
+    assert offenders == []
+    probe = (
+        "import io, pkgutil, importlib, sys\n"
+        "from PIL import Image\n"
+        "import services.cli\n"
+        "for info in pkgutil.walk_packages(services.cli.__path__, 'services.cli.'):\n"
+        "    importlib.import_module(info.name)\n"
+        "from services.cli._filetype import tiff_as_pdf\n"
+        "out = io.BytesIO()\n"
+        "Image.new('L', (40, 30), 255).save(out, format='TIFF')\n"
+        "assert tiff_as_pdf('scan.tif', out.getvalue()).startswith(b'%PDF')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('services.')))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    loaded = run.stdout
+    assert "services.cli._filetype" in loaded and "services.documents_io.tiff" in loaded
+    assert "services.arm_core" not in loaded

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from services.arm_core.jobs.tiff import tiff_to_pdf
+from services.documents_io.tiff import tiff_to_pdf
 from tests.cli._run import arm_ka
 from tests.scan_gateway._forms import font_path, render_pdf, render_png
 

@@ -11,6 +11,7 @@ import pytest
 
 from services.runtime.sandbox import (
     Sandbox,
+    SandboxCpuTimeout,
     SandboxCrashed,
     SandboxMemoryError,
     SandboxSettings,
@@ -139,3 +140,28 @@ async def test_a_picklable_exception_is_raised_as_itself(sandbox: Sandbox) -> No
     """The child's own exception (here ValueError) reaches the caller unchanged."""
     with pytest.raises(ValueError, match="bad input"):
         await sandbox.run(_raise_value_error, "bad input")
+
+
+def _spin(cpu_seconds: float) -> float:
+    """Busy for `cpu_seconds` of this process's CPU time."""
+    start = time.process_time()
+    while time.process_time() - start < cpu_seconds:
+        pass
+    return cpu_seconds
+
+
+async def test_a_task_over_its_cpu_time_is_ended() -> None:
+    """RLIMIT_CPU per task: a loop is ended by SIGXCPU (SandboxCpuTimeout, a SandboxTimeout)
+    long before the wall-clock limit; tasks under it add up to more than it and all pass."""
+    settings = SandboxSettings(
+        workers=1, timeout_seconds=120, cpu_seconds=1, memory_limit_bytes=None
+    )
+    async with Sandbox(settings) as box:
+        assert [await box.run(_spin, 0.6) for _ in range(3)] == [0.6] * 3
+        started = time.monotonic()
+        with pytest.raises(SandboxCpuTimeout) as caught:
+            await box.run(_spin, 60)
+        assert time.monotonic() - started < 60
+        assert isinstance(caught.value, SandboxTimeout)
+        assert caught.value.cpu_seconds == 1
+        assert await box.run(_double, 4) == 8

@@ -2,7 +2,7 @@
 
 The extension alone is the client's word; the signature alone cannot tell XLSX from XLSB (both
 ZIP). A file is accepted only when both agree, so a renamed PDF never reaches the tabular
-parser (a TIFF scan, which the contract lacks, is made a PDF before: `tiff.py`). The signature is the contract's one sniffer (`services.contract.filetypes`), the one
+parser (a TIFF scan, which the contract lacks, is made a PDF before: `documents_io.tiff`). The signature is the contract's one sniffer (`services.contract.filetypes`), the one
 tabular-parser and the CLI ask too, so what the core accepts as XLSX is XLSX to the parser.
 """
 
@@ -16,8 +16,8 @@ from services.arm_core.exceptions import (
     UnsupportedFileContent,
     UnsupportedFileType,
 )
-from services.arm_core.jobs.tiff import TIFF_EXTENSIONS
 from services.contract.filetypes import EXTENSIONS, FileType, sniff, type_from_name
+from services.documents_io.tiff import TIFF_EXTENSIONS
 
 __all__ = [
     "FILE_TYPES",

@@ -2,7 +2,8 @@
 
 The S3 key is built by the core (`uploads/{file_id}/source.{ext}`); the client's file name is
 kept only as data, cut to its base name when a client sends a path. A TIFF scan is stored as
-the PDF made of it (`tiff.py`; the file is a PDF to the contract) and, as sent, at
+the PDF made of it (`documents_io.tiff`, in a sandboxed worker: `file_reads.py`; the file is a
+PDF to the contract) and, as sent, at
 `uploads/{file_id}/original.tiff`: `source` serves what the recognition reads (as
 `source_name`), `original` the upload as sent. If the database
 commit fails after the object was written, the object is deleted again, so a refused or failed
@@ -12,7 +13,6 @@ relay publishes it even if this process dies right after.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import unicodedata
@@ -34,8 +34,9 @@ from services.arm_core.exceptions import (
     NotFound,
     Unavailable,
 )
+from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.jobs.filetypes import FILE_TYPES, FileType, detect_type
-from services.arm_core.jobs.tiff import is_tiff_name, tiff_to_pdf
+from services.documents_io.tiff import is_tiff_name
 from services.runtime.storage import S3Storage, StorageError
 
 __all__ = [
@@ -128,8 +129,10 @@ class UploadService:
         bucket: str,
         max_bytes: int,
         on_queued: Callable[[], None] = lambda: None,
+        file_reads: FileReads | None = None,
     ) -> None:
         self._sessions = sessions
+        self.file_reads = file_reads if file_reads is not None else FileReads()
         self._storage = storage
         self._bucket = bucket
         self.max_bytes = max_bytes
@@ -148,7 +151,7 @@ class UploadService:
         self.check_size(len(data))
         scan: bytes | None = None  # a TIFF, kept beside the PDF made of it
         if is_tiff_name(original_name):
-            scan, data = data, await asyncio.to_thread(tiff_to_pdf, data, self.max_bytes)
+            scan, data = data, await self.file_reads.tiff_to_pdf(data, self.max_bytes)
             self.check_size(len(data))  # the page streams fit; the PDF's frame may not
             detected = FILE_TYPES["PDF"]
         else:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "EMPTY_FILE",
+    "FILES_BUSY",
+    "FILE_OVER_LIMITS",
     "FILE_TOO_LARGE",
     "FILE_TYPE_MISMATCH",
     "FORBIDDEN",
@@ -126,6 +128,20 @@ UNAVAILABLE = ProblemType(
     "Storage, the database or the identity provider failed; nothing was changed, the request "
     "may be retried.",
 )
+FILE_OVER_LIMITS = ProblemType(
+    "file-over-limits",
+    422,
+    "File over the reading limits",
+    "Reading the file (a TIFF made a PDF, a page drawn, a window of cells) went over the "
+    "memory, CPU-time or wall-clock limit of its sandboxed worker; the same file will again.",
+)
+FILES_BUSY = ProblemType(
+    "files-busy",
+    503,
+    "File readers busy",
+    "Every worker that reads files, and every place to wait for one, is taken; retry shortly "
+    "(other requests are not held up).",
+)
 
 # Every check of an upload's name, size and content.
 _UPLOAD_CHECKS: tuple[ProblemType, ...] = (
@@ -136,6 +152,7 @@ _UPLOAD_CHECKS: tuple[ProblemType, ...] = (
     UNSUPPORTED_FILE_TYPE,
     UNSUPPORTED_FILE_CONTENT,
     FILE_TYPE_MISMATCH,
+    FILE_OVER_LIMITS,
 )
 
 PROBLEM_TYPES: tuple[ProblemType, ...] = (
@@ -148,8 +165,14 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     UNAUTHENTICATED,
     FORBIDDEN,
     UNAVAILABLE,
+    FILES_BUSY,
 )
 
 # What POST /files can answer: every check of the upload, a bad form, a failed dependency
 # (401 and 403 are added to every secured operation by the OpenAPI document itself).
-UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (*_UPLOAD_CHECKS, INVALID_REQUEST, UNAVAILABLE)
+UPLOAD_PROBLEMS: tuple[ProblemType, ...] = (
+    *_UPLOAD_CHECKS,
+    INVALID_REQUEST,
+    UNAVAILABLE,
+    FILES_BUSY,
+)

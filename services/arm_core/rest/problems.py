@@ -22,6 +22,8 @@ from services.arm_core.auth import Forbidden, NotAuthenticated, page_refusal_of
 from services.arm_core.exceptions import (
     ArmCoreError,
     EmptyFile,
+    FileOverLimits,
+    FilesBusy,
     FileTooLarge,
     FileTypeMismatch,
     InvalidCorrection,
@@ -65,6 +67,8 @@ PROBLEM_OF: dict[type[ArmCoreError], pt.ProblemType] = {
     NotAuthenticated: pt.UNAUTHENTICATED,
     Forbidden: pt.FORBIDDEN,
     Unavailable: pt.UNAVAILABLE,
+    FileOverLimits: pt.FILE_OVER_LIMITS,
+    FilesBusy: pt.FILES_BUSY,
 }
 """Which problem type each exception of arm-core is (the nearest class in its MRO)."""
 

@@ -13,7 +13,6 @@ from services.arm_core.web.source_cache import (
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_ENTRIES,
     SourceCache,
-    workbook_bytes,
 )
 
 __all__ = [
@@ -21,5 +20,4 @@ __all__ = [
     "DEFAULT_MAX_ENTRIES",
     "SourceCache",
     "install_web",
-    "workbook_bytes",
 ]

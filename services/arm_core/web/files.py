@@ -20,6 +20,8 @@ from services.arm_core.documents.read import latest_result_job, list_documents
 from services.arm_core.documents.review import Review, review_of
 from services.arm_core.exceptions import (
     EmptyFile,
+    FileOverLimits,
+    FilesBusy,
     FileTooLarge,
     FileTypeMismatch,
     InvalidFileName,
@@ -127,7 +129,7 @@ async def upload(
     try:
         data = await read_limited(file, deps.uploads.max_bytes)
         accepted = await deps.uploads.accept(file.filename, data)
-    except (UploadRejected, Unavailable) as refused:  # the page says why, in Russian
+    except (UploadRejected, FileOverLimits, Unavailable) as refused:  # the page says why
         return render(
             request,
             "_upload_result.html",
@@ -190,14 +192,16 @@ _UPLOAD_REASONS: dict[type[Exception], str] = {
     FileTooLarge: "Файл слишком большой.",
     MissingFileName: "У файла нет имени.",
     InvalidFileName: "Недопустимое имя файла.",
+    FileOverLimits: "Файл не удалось прочитать в отведённые память и время.",
+    FilesBusy: "Сервер сейчас занят чтением других файлов: повторите загрузку через минуту.",
 }
 
 
-def _upload_reason(refused: UploadRejected | Unavailable) -> str:
+def _upload_reason(refused: UploadRejected | FileOverLimits | Unavailable) -> str:
     return _UPLOAD_REASONS.get(type(refused), "Файл не принят.") + f" ({refused.detail})"
 
 
-def _status(refused: UploadRejected | Unavailable) -> int:
+def _status(refused: UploadRejected | FileOverLimits | Unavailable) -> int:
     """The status the API answers for the same refusal."""
     problem = problem_of(refused)
     return problem.status if problem is not None else 400

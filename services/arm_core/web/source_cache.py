@@ -1,13 +1,13 @@
 """What the source view read from a stored file, kept for the next click on the same file.
 
 Without it every click downloads the upload from S3 and parses the workbook (or renders the
-PDF page) again. Entries are keyed by the file id and what was read (`("workbook",)`, or
-`("page", n)`): a file id names immutable content — an upload gets a new id, a re-upload too,
+PDF page) again. Entries are keyed by the file id and what was read (`"workbook"`, the stored
+bytes of a workbook; `("window", ref, …)`, a window of its cells; `("page", n)`): a file id names immutable content — an upload gets a new id, a re-upload too,
 and no route rewrites the object under an id — so an entry is never stale. A deleted file is
 refused by the pages before the cache is asked (its row is gone), and its entries age out.
 
 The cache is bounded twice, least recently used first out: by entries, and by bytes as the
-loader weighs them (a workbook by its cells, `workbook_bytes`; a PNG by its length). Something
+loader weighs them (stored bytes and a PNG by their length, a window by its cells). Something
 heavier than the whole byte bound is returned but not kept. One load per key at a time: a
 second click while the first still reads waits for it instead of reading again.
 """
@@ -15,16 +15,13 @@ second click while the first still reads waits for it instead of reading again.
 from __future__ import annotations
 
 import asyncio
-import sys
 import uuid
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from services.excel import Workbook
-
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ENTRIES", "SourceCache", "workbook_bytes"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_ENTRIES", "SourceCache"]
 
 DEFAULT_MAX_ENTRIES = 32
 DEFAULT_MAX_BYTES = 128 * 1024 * 1024
@@ -37,17 +34,6 @@ _Key = tuple[uuid.UUID, Hashable]
 class _Entry:
     value: Any
     weight: int
-
-
-def workbook_bytes(workbook: Workbook) -> int:
-    """An upper estimate of a parsed workbook's memory: each row list and each non-empty cell
-    object (shared small values are counted every time, so the bound errs on the safe side)."""
-    total = sys.getsizeof(workbook)
-    for sheet in workbook.sheets:
-        total += sys.getsizeof(sheet.rows)
-        for row in sheet.rows:
-            total += sys.getsizeof(row) + sum(sys.getsizeof(v) for v in row if v != "")
-    return total
 
 
 class SourceCache:

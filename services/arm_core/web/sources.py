@@ -1,35 +1,43 @@
-"""Reading a stored file for the source view: an Excel window around a line, a page image.
+"""Reading a stored file for the source view: a window of cells around a line, a page image.
 
-One `SourceReader` per app (`app.state.sources`): what it read is kept in its `SourceCache`,
-and at most two workbooks are read at once (each is held whole while read).
+One `SourceReader` per app (`app.state.sources`). The file is parsed only in a sandboxed worker
+(`jobs/file_reads.py`): the core holds the stored bytes (kept in its `SourceCache` under
+`"workbook"`, so the next line of the same workbook reads nothing from S3) and the small
+results (a window, a PNG of capped pixels), never a parsed workbook or a page bitmap.
 """
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
 from services.arm_core.db.models import StoredFile
+from services.arm_core.exceptions import FileOverLimits, FilesBusy, Refused
 from services.arm_core.jobs.uploads import UploadService
 from services.arm_core.web import source
-from services.arm_core.web.source_cache import SourceCache, workbook_bytes
-from services.excel import ExcelError, Workbook
+from services.arm_core.web.source_cache import SourceCache
+from services.documents_io.cells import CellWindow
 from services.runtime.storage import StorageError
 
 __all__ = ["EXCEL_TYPES", "SourceReader", "Sources"]
 
 EXCEL_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
-_WORKBOOK_READS = 2
 
 
 class SourceReader:
-    """The source view's reads of stored files, cached and bounded."""
+    """The source view's reads of stored files, cached and sandboxed."""
 
     def __init__(self, cache: SourceCache | None = None) -> None:
         self.cache = cache if cache is not None else SourceCache()
-        self._workbook_reads = asyncio.Semaphore(_WORKBOOK_READS)
+
+    async def _stored_bytes(self, uploads: UploadService, stored: StoredFile) -> bytes:
+        async def read() -> tuple[bytes, int]:
+            data = await uploads.read(stored)
+            return data, len(data)
+
+        data: bytes = await self.cache.get(stored.id, "workbook", read)
+        return data
 
     async def origin(
         self, uploads: UploadService, stored: StoredFile, ref: str | None, value: dict[str, Any]
@@ -41,38 +49,45 @@ class SourceReader:
         parsed = source.parse_excel_ref(ref)
         if parsed is None:
             return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
+        amount, text = value.get("amount"), value.get("text")
 
-        async def read() -> tuple[Workbook, int]:
-            async with self._workbook_reads:
-                data = await uploads.read(stored)
-                return await asyncio.to_thread(_weighed_workbook, data)
+        async def cut() -> tuple[Any, int]:
+            data = await self._stored_bytes(uploads, stored)
+            window = await uploads.file_reads.cell_window(data, parsed, amount=amount, text=text)
+            return window, _weight(window)
 
         try:
-            workbook = await self.cache.get(stored.id, "workbook", read)
-        except (StorageError, ExcelError):
+            window = await self.cache.get(stored.id, ("window", parsed, amount, text), cut)
+        except StorageError:
             return {"kind": "none", "reason": "исходный файл сейчас не прочитать"}
-        window = source.excel_window(
-            workbook, parsed, amount=value.get("amount"), text=value.get("text")
-        )
+        except FilesBusy:
+            return {"kind": "none", "reason": "файлы сейчас заняты; откройте строку ещё раз"}
+        except FileOverLimits:
+            return {"kind": "none", "reason": "исходный файл слишком велик для просмотра"}
+        except Refused:
+            return {"kind": "none", "reason": "исходный файл не прочитать"}
         if window is None:
             return {"kind": "none", "reason": f"в файле нет листа «{parsed.sheet}»"}
         return {"kind": "excel", "window": window, "ref": ref}
 
     async def page_png(self, uploads: UploadService, stored: StoredFile, page: int) -> bytes | None:
-        """Page `page` of a scan as a PNG (None when there is no such page)."""
+        """Page `page` of a scan as a PNG of capped pixels (None when there is no such page);
+        `FileOverLimits` / `FilesBusy` / a refusal of its content when it cannot be drawn."""
 
         async def render() -> tuple[bytes | None, int]:
             data = await uploads.read(stored)
-            png = await asyncio.to_thread(source.render_page, data, stored.file_type, page)
+            png = await uploads.file_reads.page_png(data, stored.file_type, page)
             return png, len(png or b"")
 
         image: bytes | None = await self.cache.get(stored.id, ("page", page), render)
         return image
 
 
-def _weighed_workbook(data: bytes) -> tuple[Workbook, int]:
-    workbook = source.read_workbook(data)
-    return workbook, workbook_bytes(workbook)
+def _weight(window: CellWindow | None) -> int:
+    """About what a window holds: its texts and a list and string head per cell."""
+    if window is None:
+        return 64
+    return sum(len(cell) + 64 for row in window.rows for cell in row) + 256
 
 
 def _sources(request: Request) -> SourceReader:

@@ -25,9 +25,10 @@ from services.arm_core.exceptions import (
     UnsupportedFileContent,
     UploadRejected,
 )
-from services.arm_core.jobs.tiff import tiff_to_pdf
+from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.settings import CoreSettings
 from services.contract.filetypes import sniff
+from services.documents_io.tiff import tiff_to_pdf
 from services.runtime.storage import S3Storage
 
 
@@ -119,24 +120,35 @@ def test_palette_and_alpha_pages_keep_colours_and_transparency() -> None:
         (b"II*\x00" + b"\x00" * 40, UnsupportedFileContent),  # 415 in the API
     ],
 )
-def test_what_is_no_readable_tiff_is_refused(data: bytes, refusal: type[UploadRejected]) -> None:
+async def test_what_is_no_readable_tiff_is_refused(
+    data: bytes, refusal: type[UploadRejected]
+) -> None:
     """A .tiff whose content is no TIFF is a type mismatch (422, as for any lying
-    extension); a TIFF that cannot be read is unsupported content (415)."""
-    with pytest.raises(UploadRejected) as info:
-        tiff_to_pdf(data)
+    extension); a TIFF that cannot be read is unsupported content (415). The conversion runs
+    in the core's sandboxed file reader, which turns its errors into these refusals."""
+    reads = FileReads()
+    try:
+        with pytest.raises(UploadRejected) as info:
+            await reads.tiff_to_pdf(data, 1 << 20)
+    finally:
+        await reads.close()
     assert type(info.value) is refusal
 
 
-def test_a_tiff_that_outgrows_the_limit_is_stopped_at_the_page_that_does() -> None:
+async def test_a_tiff_that_outgrows_the_limit_is_stopped_at_the_page_that_does() -> None:
     """A small TIFF of large pages (compressed well in the TIFF, not as raw Flate of noise)
     is refused with 413 once the PDF's pages pass the limit, not converted whole."""
     noise = Image.effect_noise((400, 400), 80).convert("L")
     tiff = _tiff([noise] * 6, compression="tiff_lzw")
     whole = tiff_to_pdf(tiff)
-    with pytest.raises(UploadRejected) as info:
-        tiff_to_pdf(tiff, max_bytes=len(whole) // 3)
-    assert isinstance(info.value, FileTooLarge)  # 413 in the API
-    assert tiff_to_pdf(tiff, max_bytes=len(whole)) == whole
+    reads = FileReads()
+    try:
+        with pytest.raises(UploadRejected) as info:
+            await reads.tiff_to_pdf(tiff, len(whole) // 3)
+        assert isinstance(info.value, FileTooLarge)  # 413 in the API
+        assert await reads.tiff_to_pdf(tiff, len(whole)) == whole
+    finally:
+        await reads.close()
 
 
 async def _keys(settings: CoreSettings) -> list[str]:

@@ -13,8 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
 from services.arm_core.db import StoredFile
-from services.arm_core.web import SourceCache, workbook_bytes
-from services.excel import Sheet, Workbook
+from services.arm_core.web import SourceCache
 from tests.arm_core.web._recognition import Recognised, deliver_result, upload_taken
 from tests.support.core import example, for_job
 
@@ -98,14 +97,6 @@ async def test_a_failed_load_keeps_nothing_and_concurrent_gets_load_once() -> No
     gate.set()
     assert list(await both) == ["wb", "wb"]
     assert calls == ["load"]
-
-
-def test_a_workbook_weighs_more_with_more_cells() -> None:
-    """The weight grows with the cells (the byte bound sees a big sheet as big)."""
-    small = Workbook("XLSX", [Sheet("a", [["x", 1.5]])])
-    big = Workbook("XLSX", [Sheet("a", [[f"cell {i}", float(i)] for i in range(1000)])])
-    assert 0 < workbook_bytes(small) < workbook_bytes(big)
-    assert workbook_bytes(big) > 1000 * 2 * 24  # at least a float's size per cell
 
 
 def _count_reads(app: CoreApp, monkeypatch: pytest.MonkeyPatch) -> list[uuid.UUID]:

@@ -4,7 +4,10 @@ The contract has no TIFF, and scanners write TIFF; arm-core converts at upload a
 scan-gateway reads an image-only PDF as usual. Every page's pixels are written unchanged
 into a FlateDecode image (zlib: lossless) at the page size its resolution gives, so a scan
 loses nothing; Pillow's own PDF writer is not used because it stores grey and colour pages
-as JPEG. The original TIFF is kept beside the PDF (`uploads.py`).
+as JPEG. The original TIFF is kept beside the PDF (arm-core's `jobs/uploads.py`); `arm-ka
+parse` converts a TIFF the same way, so it reads the document the core's pipeline reads. Run
+it in a sandboxed worker (`services.documents_io.workers.tiff_as_pdf`): a TIFF is a borrower's
+file.
 """
 
 from __future__ import annotations
@@ -16,11 +19,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageSequence
 
-from services.arm_core.exceptions import (
-    FileTooLarge,
-    FileTypeMismatch,
-    UnsupportedFileContent,
-    UploadRejected,
+from services.documents_io.exceptions import (
+    DocumentError,
+    DocumentTooLarge,
+    DocumentUnreadable,
+    NotThatFormat,
 )
 
 __all__ = ["DEFAULT_DPI", "MAX_PAGES", "TIFF_EXTENSIONS", "is_tiff", "is_tiff_name", "tiff_to_pdf"]
@@ -63,18 +66,21 @@ class _Page:
 
 
 def tiff_to_pdf(data: bytes, max_bytes: int | None = None) -> bytes:
-    """A PDF with one page per TIFF page; `UploadRejected` when it is no readable TIFF (415)
-    or its pages outgrow `max_bytes` (413, checked page by page: a small TIFF of huge blank
-    pages is stopped early, not converted whole)."""
+    """A PDF with one page per TIFF page: `NotThatFormat` when `data` is no TIFF,
+    `DocumentUnreadable` when it cannot be read, `DocumentTooLarge` when its pages outgrow
+    `max_bytes` (checked page by page: a small TIFF of huge blank pages is stopped early, not
+    converted whole)."""
     if not is_tiff(data):
-        raise FileTypeMismatch("the file is named as TIFF, but its content is not a TIFF")
+        raise NotThatFormat("the file is named as TIFF, but its content is not a TIFF")
     try:
         with Image.open(io.BytesIO(data), formats=["TIFF"]) as tiff:
             pages = list(_pages(tiff, max_bytes))
-    except UploadRejected:
+    except DocumentError:
         raise
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as exc:
-        raise UnsupportedFileContent(f"the TIFF could not be read ({type(exc).__name__})") from None
+    except Image.DecompressionBombError:
+        raise DocumentTooLarge("a page of the TIFF has more pixels than allowed") from None
+    except (OSError, ValueError, SyntaxError) as exc:
+        raise DocumentUnreadable(f"the TIFF could not be read ({type(exc).__name__})") from None
     return _pdf(pages)
 
 
@@ -82,12 +88,12 @@ def _pages(tiff: Image.Image, max_bytes: int | None) -> Iterator[_Page]:
     size = 0
     for number, frame in enumerate(ImageSequence.Iterator(tiff), start=1):
         if number > MAX_PAGES:
-            raise UnsupportedFileContent(f"the TIFF has over {MAX_PAGES} pages")
+            raise DocumentTooLarge(f"the TIFF has over {MAX_PAGES} pages")
         frame.load()
         page = _page(frame, number)
         size += len(page.image) + len(page.smask or b"")
         if max_bytes is not None and size > max_bytes:
-            raise FileTooLarge(f"the PDF made of the TIFF is larger than {max_bytes} bytes")
+            raise DocumentTooLarge(f"the PDF made of the TIFF is larger than {max_bytes} bytes")
         yield page
 
 
@@ -122,7 +128,7 @@ def _split(frame: Image.Image, number: int) -> tuple[Image.Image, Image.Image | 
         return rgba.convert("RGB"), keep
     if mode in ("LA", "RGBA"):
         return frame.convert(mode[:-1]), frame.getchannel("A")
-    raise UnsupportedFileContent(f"page {number} of the TIFF has an unsupported mode ({mode})")
+    raise DocumentUnreadable(f"page {number} of the TIFF has an unsupported mode ({mode})")
 
 
 def _image_object(width: int, height: int, space: str, bits: int, pixels: bytes) -> bytes:
