@@ -15,6 +15,7 @@ ArmCoreError
 │   ├── JobInFlight             a job of the file is queued, published or processing
 │   ├── NotAnOsvDocument        rows asked of a statement form
 │   ├── InvalidCorrection       a correction naming nothing, or with a value that is not one
+│   ├── DoubtsLeft              marked reviewed with doubts left, their count not confirmed
 │   └── (auth) NotAuthenticated, Forbidden
 ├── Unavailable                 a dependency (S3, the database, the provider) failed
 ├── PublishFailed               the relay could not hand a request to NATS (retried later)
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArmCoreError",
+    "DoubtsLeft",
     "EmptyFile",
     "FileTooLarge",
     "FileTypeMismatch",
@@ -112,6 +114,20 @@ class NotAnOsvDocument(Refused):
 class InvalidCorrection(Refused):
     """A correction names no such line, column or field, or its value is not valid; `detail`
     is shown to the analyst as it is (Russian)."""
+
+
+class DoubtsLeft(Refused):
+    """A document marked reviewed while `count` values, lines or header fields still need
+    review, and the request did not confirm that exact count; `detail` (Russian) names it."""
+
+    def __init__(self, count: int, confirmed: int | None) -> None:
+        asked = "" if confirmed is None else f" (подтверждено {confirmed})"
+        super().__init__(
+            f"Остались сомнительные значения: {count}{asked}. Проверьте их или подтвердите, "
+            f"что отмечаете документ проверенным с {count} сомнительными (confirm_doubts={count})"
+        )
+        self.count = count
+        self.confirmed = confirmed
 
 
 class Unavailable(ArmCoreError):
