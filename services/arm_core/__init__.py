@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from services.arm_core.exceptions import (
     ArmCoreError,
+    DoubtsLeft,
     EmptyFile,
     FileTooLarge,
     FileTypeMismatch,
@@ -66,6 +67,7 @@ __all__ = [
     "AuthSettings",
     "CoreSettings",
     "DeadlineSweeper",
+    "DoubtsLeft",
     "EmptyFile",
     "FileTooLarge",
     "FileTypeMismatch",
