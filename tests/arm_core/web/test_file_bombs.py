@@ -1,6 +1,7 @@
-"""Borrowers' bombs against the core (#27 item 2): a page bomb, huge TIFF scans. Each ends in
-a capped result or a problem answer of its own type, the core's own memory stays flat, and
-the API answers other requests meanwhile: the files are read only in sandboxed workers.
+"""Borrowers' bombs against the core (#27 item 2): a page bomb, huge TIFF scans, a workbook
+with a 4M-cell filler sheet. Each ends in a capped result or an answer saying why (a problem
+of its own type, the panel's reason), the core's own memory stays flat, and the API answers
+other requests meanwhile: the files are read only in sandboxed workers.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import asyncio
 import io
 import resource
 import time
+import uuid
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -18,9 +20,11 @@ from PIL import Image
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp, create_app
+from services.arm_core.db import StoredFile
 from services.arm_core.settings import CoreSettings
 from services.documents_io.pages import MAX_PAGE_PIXELS
 from services.runtime.settings import S3Settings
+from tests.documents_io._files import xlsx_with_filler
 
 pytestmark = pytest.mark.db
 
@@ -138,4 +142,30 @@ async def test_huge_tiff_scans_are_refused_by_their_limits_while_the_api_answers
     assert over.status_code == 422, over.text
     assert over.json()["type"] == "urn:arm-ka:problem:file-over-limits"
     assert listed.json()["items"] == []
+    assert times and max(times) < 2.0, times
+
+
+async def test_a_cell_panel_of_a_4m_cell_workbook_says_why_while_the_api_answers(
+    strict_app: CoreApp, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """The source view of a workbook whose filler sheet holds 4 million cells, with one CPU
+    second per read: the panel says the file is too large to show (its worker ran over), the
+    core's peak memory stays flat and the file list answers meanwhile."""
+    transport = httpx.ASGITransport(app=strict_app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://core") as client:
+        up = await _upload(client, "отчёт.xlsx", xlsx_with_filler(4000, 1000))
+        assert up.status_code == 201, up.text
+        async with sessions() as session:
+            stored = await session.get(StoredFile, uuid.UUID(up.json()["file_id"]))
+        assert stored is not None
+        sources = strict_app.api.state.sources
+        before = _peak_rss()
+        panel = asyncio.ensure_future(
+            sources.origin(strict_app.core.uploads, stored, "'Отчет'!A2", {"amount": "1500"})
+        )
+        times = await _while(panel, client)
+        origin = await panel
+        grown = _peak_rss() - before
+    assert origin == {"kind": "none", "reason": "исходный файл слишком велик для просмотра"}
+    assert grown < 100 * _MB, f"the core grew by {grown / _MB:.0f} MB"
     assert times and max(times) < 2.0, times
