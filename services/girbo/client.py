@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 import httpx
 
 from services.arm_statements.agreement import Figure
-from services.girbo.filing import filing_year, official_figures
+from services.girbo.filing import BRACKETED, filing_year, official_figures
 
 __all__ = ["GirboClient", "Lookup", "LookupState", "plain_inn"]
 
@@ -48,11 +48,13 @@ def plain_inn(text: object) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Lookup:
     """What ГИР БО holds for an ИНН and years: `compared` (figures found), `not_found` (no
-    organisation or no filing of those years) or `unavailable` (the service failed)."""
+    organisation or no filing of those years) or `unavailable` (the service failed);
+    `deductions`: the lines it turned negative (the form's brackets)."""
 
     state: LookupState
     figures: tuple[Figure, ...] = ()
     filings: tuple[str, ...] = ()
+    deductions: frozenset[str] = BRACKETED
 
 
 class _ServiceDown(Exception):

@@ -30,7 +30,13 @@ from services.arm_core.documents.corrections import (
     apply_corrections,
     load_corrected,
 )
-from services.arm_core.documents.official import OFF, Official, OfficialFilings, official_of
+from services.arm_core.documents.official import (
+    OFF,
+    Official,
+    OfficialFilings,
+    in_documents_signs,
+    official_of,
+)
 from services.arm_core.documents.read import normalised_document, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
@@ -268,7 +274,7 @@ def _dossier(
         inn,
         names[0] if names else None,
         tuple(ordered),
-        tuple(disagreements([*figures, *official.figures])),
+        tuple(disagreements([*figures, *in_documents_signs(official, figures)])),
         tuple(cross),
         official,
     )
