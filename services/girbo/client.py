@@ -86,6 +86,7 @@ class GirboClient:
         self._retry_seconds = retry_seconds
         self._clock = clock
         self._limit = asyncio.Semaphore(concurrency)
+        self._locks: dict[str, asyncio.Lock] = {}
         self._orgs: dict[str, _Entry] = {}
         self._filings: dict[str, _Entry] = {}
         self._down_until = 0.0
@@ -125,17 +126,22 @@ class GirboClient:
         of the organisation, so it is cached per ИНН and read per year."""
         cached = self._cached(self._filings, inn)
         if cached is None:
-            cached = self._remember(self._filings, inn, await self._fetch(inn))
+            # One question per ИНН at a time, at most `concurrency` at once; both re-checked
+            # when it is this lookup's turn: another may have asked, or failed, meanwhile.
+            async with self._locks.setdefault(inn, asyncio.Lock()), self._limit:
+                cached = self._cached(self._filings, inn)
+                if cached is None:
+                    if self._clock() < self._down_until:
+                        raise _ServiceDown("not asked again until the retry pause is over")
+                    cached = self._remember(self._filings, inn, await self._ask(inn))
         by_year: dict[int, Mapping[str, Any]] | None = cached.value
         if by_year is None:
             return None
         return [by_year[year] for year in years if year in by_year]
 
-    async def _fetch(self, inn: str) -> dict[int, Mapping[str, Any]] | None:
+    async def _ask(self, inn: str) -> dict[int, Mapping[str, Any]] | None:
         """Every filing of `inn` by year, asked of the service (None: no such organisation)."""
-        if self._clock() < self._down_until:
-            raise _ServiceDown("not asked again until the retry pause is over")
-        async with self._limit, self._client() as http:
+        async with self._client() as http:
             org = self._cached(self._orgs, inn)
             if org is None:
                 org = self._remember(self._orgs, inn, await self._organization_id(http, inn))
