@@ -153,6 +153,8 @@ class GirboClient:
                 answer = await self._get(http, path.rstrip("/"))
         if answer is None:  # 404: the organisation has filed nothing
             answer = []
+        if isinstance(answer, Mapping) and isinstance(answer.get("content"), list):
+            answer = answer["content"]  # a paged answer, as the search's
         if not isinstance(answer, list):
             msg = f"the filings of organisation {org.value} are not a list"
             raise TypeError(msg)
@@ -184,6 +186,8 @@ class GirboClient:
         for organization in content or ():
             if isinstance(organization, Mapping) and plain_inn(organization.get("inn")) == inn:
                 found = organization.get("id")
+                if isinstance(found, str) and found.isdigit():
+                    return int(found)
                 if isinstance(found, int) and not isinstance(found, bool):
                     return found
         return None
