@@ -1,11 +1,14 @@
-"""The official figures beside the documents': a deduction printed without brackets by every
-document is the same figure; a line whose sign means something keeps the filing's sign."""
+"""The official figures beside the documents': which filings are asked for, a deduction
+printed without brackets by every document is the same figure, a line whose sign means
+something keeps the filing's sign."""
 
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from decimal import Decimal
 
+from services.arm_core.documents.dossier import DossierDocument, _report_years
 from services.arm_core.documents.official import OFF, Official, in_documents_signs, official_of
 from services.arm_statements.agreement import Figure, Source, disagreements
 
@@ -48,3 +51,27 @@ def test_a_signed_line_keeps_the_filings_sign() -> None:
 
 async def test_without_a_source_the_comparison_is_off() -> None:
     assert await official_of(None, "7707083893", {2024}) == OFF
+
+
+def _document(report_date: dt.date | None, columns: list[dict[str, object]]) -> DossierDocument:
+    return DossierDocument(
+        id=uuid.uuid4(),
+        file_id=uuid.uuid4(),
+        document_type="BALANCE",
+        form_variant="full",
+        report_date=report_date,
+        status="done",
+        review_state="recognised",
+        inn="7707083893",
+        organization_name=None,
+        corrected={"columns": columns},
+    )
+
+
+def test_the_filings_asked_for_are_of_the_statements_report_years() -> None:
+    """The report date's year; without one, the latest printed column's (a statement whose
+    header date was not read is still held against its filing)."""
+    dated = _document(END, [])
+    undated = _document(None, [{"period_date": "2022-12-31"}, {"period_date": "2021-12-31"}])
+    blank = _document(None, [{"period_date": None}])
+    assert _report_years([dated, undated, blank]) == {2024, 2022}
