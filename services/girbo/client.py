@@ -25,7 +25,7 @@ from typing import Any, Final, Literal
 import httpx
 
 from services.arm_statements.agreement import Figure
-from services.girbo.filing import filing_year, official_figures
+from services.girbo.filing import BRACKETED, filing_year, official_figures
 
 __all__ = ["GirboClient", "Lookup", "LookupState", "plain_inn"]
 
@@ -48,11 +48,13 @@ def plain_inn(text: object) -> str | None:
 @dataclass(frozen=True, slots=True)
 class Lookup:
     """What ГИР БО holds for an ИНН and years: `compared` (figures found), `not_found` (no
-    organisation or no filing of those years) or `unavailable` (the service failed)."""
+    organisation or no filing of those years) or `unavailable` (the service failed);
+    `deductions`: the lines it turned negative (the form's brackets)."""
 
     state: LookupState
     figures: tuple[Figure, ...] = ()
     filings: tuple[str, ...] = ()
+    deductions: frozenset[str] = BRACKETED
 
 
 class _ServiceDown(Exception):
@@ -84,6 +86,7 @@ class GirboClient:
         self._retry_seconds = retry_seconds
         self._clock = clock
         self._limit = asyncio.Semaphore(concurrency)
+        self._locks: dict[str, asyncio.Lock] = {}
         self._orgs: dict[str, _Entry] = {}
         self._filings: dict[str, _Entry] = {}
         self._down_until = 0.0
@@ -123,17 +126,22 @@ class GirboClient:
         of the organisation, so it is cached per ИНН and read per year."""
         cached = self._cached(self._filings, inn)
         if cached is None:
-            cached = self._remember(self._filings, inn, await self._fetch(inn))
+            # One question per ИНН at a time, at most `concurrency` at once; both re-checked
+            # when it is this lookup's turn: another may have asked, or failed, meanwhile.
+            async with self._locks.setdefault(inn, asyncio.Lock()), self._limit:
+                cached = self._cached(self._filings, inn)
+                if cached is None:
+                    if self._clock() < self._down_until:
+                        raise _ServiceDown("not asked again until the retry pause is over")
+                    cached = self._remember(self._filings, inn, await self._ask(inn))
         by_year: dict[int, Mapping[str, Any]] | None = cached.value
         if by_year is None:
             return None
         return [by_year[year] for year in years if year in by_year]
 
-    async def _fetch(self, inn: str) -> dict[int, Mapping[str, Any]] | None:
+    async def _ask(self, inn: str) -> dict[int, Mapping[str, Any]] | None:
         """Every filing of `inn` by year, asked of the service (None: no such organisation)."""
-        if self._clock() < self._down_until:
-            raise _ServiceDown("not asked again until the retry pause is over")
-        async with self._limit, self._client() as http:
+        async with self._client() as http:
             org = self._cached(self._orgs, inn)
             if org is None:
                 org = self._remember(self._orgs, inn, await self._organization_id(http, inn))
@@ -145,6 +153,8 @@ class GirboClient:
                 answer = await self._get(http, path.rstrip("/"))
         if answer is None:  # 404: the organisation has filed nothing
             answer = []
+        if isinstance(answer, Mapping) and isinstance(answer.get("content"), list):
+            answer = answer["content"]  # a paged answer, as the search's
         if not isinstance(answer, list):
             msg = f"the filings of organisation {org.value} are not a list"
             raise TypeError(msg)
@@ -176,6 +186,8 @@ class GirboClient:
         for organization in content or ():
             if isinstance(organization, Mapping) and plain_inn(organization.get("inn")) == inn:
                 found = organization.get("id")
+                if isinstance(found, str) and found.isdigit():
+                    return int(found)
                 if isinstance(found, int) and not isinstance(found, bool):
                     return found
         return None

@@ -87,6 +87,8 @@ def _correction(filing: Mapping[str, Any]) -> Mapping[str, Any] | None:
             correction.get("balance") or correction.get("financialResult")
         ):
             found.append(correction)
+    if not found and (filing.get("balance") or filing.get("financialResult")):
+        return filing  # the forms kept on the filing itself
     if not found:
         return None
     return max(found, key=lambda c: c.get("correctionVersion") or 0)

@@ -3,6 +3,7 @@ signs, the cache, and failures (timeouts, 5xx, no server) answered as `unavailab
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 
@@ -141,3 +142,20 @@ async def test_filings_are_also_asked_without_the_trailing_slash() -> None:
         "/advanced-search/organizations",
         f"/nbo/organizations/{fake.organization_id(INN)}/bfo",
     ]
+
+
+async def test_lookups_at_once_ask_once_per_inn_and_not_at_all_behind_a_failure(
+    girbo: FakeGirboServer,
+) -> None:
+    """Three lookups of one ИНН at once ask the service once; five of other ИНН queued behind
+    a dead service's first failure ask nothing (a dossier list does not wait once per ИНН)."""
+    client = GirboClient(girbo.url)
+    answers = await asyncio.gather(*(client.lookup(INN, [2024]) for _ in range(3)))
+    assert [a.state for a in answers] == ["compared"] * 3
+    assert client.requests == 2  # the search and the filings, once
+
+    dead = GirboClient(f"http://127.0.0.1:{free_port()}", timeout_seconds=1, concurrency=1)
+    inns = [f"77070838{n:02d}" for n in range(5)]
+    failed = await asyncio.gather(*(dead.lookup(inn, [2024]) for inn in inns))
+    assert {a.state for a in failed} == {"unavailable"}
+    assert dead.requests == 1

@@ -99,3 +99,18 @@ def test_a_filing_without_forms_or_year_gives_no_figures() -> None:
     empty["typeCorrections"] = []
     assert filing_figures(INN, empty) == []
     assert filing_figures(INN, {**filing(INN, 2024, balance={"1600": (1,)}), "period": "?"}) == []
+
+
+def test_forms_kept_on_the_filing_itself_are_read_too() -> None:
+    nested = filing(INN, 2024, balance={"1600": (100, 90, 80)})
+    flat = {**nested, **nested["typeCorrections"][0]["correction"], "period": "2024"}
+    del flat["typeCorrections"]
+    assert _by_key(filing_figures(INN, flat)) == _by_key(filing_figures(INN, nested))
+
+
+def test_the_latest_correction_is_read() -> None:
+    first = filing(INN, 2024, balance={"1600": (100, 90, 80)})
+    second = filing(INN, 2024, balance={"1600": (101, 90, 80)})
+    second["typeCorrections"][0]["correction"]["correctionVersion"] = 1
+    both = {**first, "typeCorrections": [*first["typeCorrections"], *second["typeCorrections"]]}
+    assert _by_key(filing_figures(INN, both))[("1600", "2024-12-31")] == 101

@@ -30,7 +30,13 @@ from services.arm_core.documents.corrections import (
     apply_corrections,
     load_corrected,
 )
-from services.arm_core.documents.official import OFF, Official, OfficialFilings, official_of
+from services.arm_core.documents.official import (
+    OFF,
+    Official,
+    OfficialFilings,
+    in_documents_signs,
+    official_of,
+)
 from services.arm_core.documents.read import normalised_document, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
@@ -268,19 +274,25 @@ def _dossier(
         inn,
         names[0] if names else None,
         tuple(ordered),
-        tuple(disagreements([*figures, *official.figures])),
+        tuple(disagreements([*figures, *in_documents_signs(official, figures)])),
         tuple(cross),
         official,
     )
 
 
+def _report_year(document: DossierDocument) -> int | None:
+    """A statement's report year: its report date's, else its latest printed column date's."""
+    if document.report_date is not None:
+        return document.report_date.year
+    dates = [_date(c.get("period_date")) for c in document.corrected.get("columns") or ()]
+    years = [d.year for d in dates if d is not None]
+    return max(years) if years else None
+
+
 def _report_years(documents: Sequence[DossierDocument]) -> set[int]:
     """The report years of a group's statements (what the official filings are asked for)."""
-    return {
-        d.report_date.year
-        for d in documents
-        if d.report_date is not None and not is_osv(d.document_type)
-    }
+    years = (_report_year(d) for d in documents if not is_osv(d.document_type))
+    return {y for y in years if y is not None}
 
 
 async def _official(

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
 from services.devstack._official import official_filing
-from services.devstack._samples import BALANCE, ORG_INN
+from services.devstack._samples import BALANCE, INCOME, ORG_INN
 from services.girbo import FakeGirboServer
 from tests.arm_core._borrower import balance_xlsx, income_xlsx, json_of, upload
 from tests.arm_core._girbo import girbo_api_settings, girbo_fixture  # noqa: F401  (fixtures)
@@ -78,6 +78,28 @@ async def test_a_figure_that_differs_from_the_filing_is_a_girbo_disagreement(
     assert [(d["line_code"], d["period_date"]) for d in corrected["disagreements"]] == [
         ("2120", "2024-12-31")
     ]
+
+
+async def test_expenses_printed_without_brackets_agree_with_the_filing(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    sessions: async_sessionmaker[AsyncSession],
+    girbo: FakeGirboServer,
+) -> None:
+    """An ОФР that prints its expenses as plain numbers (118 450, not (118 450)) presents the
+    filed figures all the same: nothing disagrees (ГИР БО's deductions take the documents'
+    sign)."""
+    plain = [
+        (code, name, tuple(a.strip("()") if isinstance(a, str) else a for a in amounts))
+        if code != "2410"  # a tax income or a tax expense: its sign means something
+        else (code, name, amounts)
+        for code, name, amounts in INCOME
+    ]
+    girbo.fake.serve([official_filing(2024)])
+    await upload(app, client, sessions, [("ofr-2024.xlsx", income_xlsx(2024, plain))])
+    dossier = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert dossier["official"]["state"] == "compared"
+    assert dossier["disagreements"] == []
 
 
 async def test_a_failing_service_leaves_the_dossier_without_official_figures(
