@@ -7,10 +7,10 @@ only here; the project's image is built from its own Dockerfile and its services
 compose.yaml defines them. The check then proves what a first `docker compose up` on a bank's
 build host would: the image builds from a clean context and carries no test or dev package,
 Tesseract with Russian is inside, the migration runs once before the core, the non-root user
-cannot change the code, every healthcheck turns green, an ОСВ workbook and a text PDF are
-recognised through arm-core, and two tabular-parser replicas both serve. Everything it started
-(containers, networks, volumes) is removed at the end, on failure too; the images stay as the
-next run's cache.
+cannot change the code, every healthcheck turns green, an ОСВ workbook, a text PDF and a
+scanned PNG (Tesseract) are recognised through arm-core, and two tabular-parser replicas both
+serve. Everything it started (containers, networks, volumes) is removed at the end, on failure
+too; the images stay as the next run's cache.
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 from services.arm_core import ROLES  # noqa: E402
 from services.cli import CoreClient  # noqa: E402
 from services.devstack._samples import Sample, samples  # noqa: E402
+from tests.scan_gateway._forms import render_png  # noqa: E402
 
 COMPOSE = ROOT / "compose.yaml"
 OVERRIDE = ROOT / "deploy" / "containers-check" / "compose.override.yaml"
@@ -487,9 +488,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise CheckFailed("no Cyrillic TrueType font (fonts-dejavu-core) for the text PDF")
         with CoreClient(core_url, token=token) as client:
             with step(f"recognised through arm-core at {core_url}"):
-                recognise(
-                    client, [by_name["osv-january-2025.xlsx"], by_name["balance-2024.pdf"]], 180
-                )
+                pdf = by_name["balance-2024.pdf"]
+                # The same balance printed and scanned: a PNG with no text layer, so the
+                # scan-gateway's Tesseract (with Russian) in the container reads it.
+                scan = Sample("balance-2024-scan.png", render_png(pdf.data, 0), "scan")
+                recognise(client, [by_name["osv-january-2025.xlsx"], pdf, scan], 240)
             with step("tabular-parser scaled to 2 replicas, recognising again"):
                 stack(
                     "up",
