@@ -8,9 +8,9 @@ compose.yaml defines them. The check then proves what a first `docker compose up
 build host would: the image builds from a clean context and carries no test or dev package,
 Tesseract with Russian is inside, the migration runs once before the core, the non-root user
 cannot change the code, every healthcheck turns green, an ОСВ workbook, a text PDF and a
-scanned PNG (Tesseract) are recognised through arm-core, and two tabular-parser replicas both
-serve. Everything it started (containers, networks, volumes) is removed at the end, on failure
-too; the images stay as the next run's cache.
+scanned PNG (Tesseract) are recognised through arm-core, and two replicas of each recogniser
+all serve. Everything it started (containers, networks, volumes) is removed at the end, on
+failure too; the images stay as the next run's cache.
 """
 
 from __future__ import annotations
@@ -383,31 +383,30 @@ def recognise(core: CoreClient, files: Sequence[Sample], timeout: float) -> list
     return finals
 
 
+RECOGNISERS = {
+    # compose service → (its request subject's variable, compose.yaml's default subject)
+    "tabular-parser": ("NATS_TABULAR_REQUEST_SUBJECT", "files.tabular_uploaded"),
+    "scan-gateway": ("NATS_IMAGE_REQUEST_SUBJECT", "files.img_uploaded"),
+}
+
+
 def served_by(stack: Stack) -> dict[str, int]:
-    """tabular-parser container → how many requests NATS delivered to it: the messages of its
-    connection's subscription to the tabular request subject, as nats-server's own
-    monitoring endpoint (/connz, not published; asked from inside the nats container) counts
-    them, the connection found by the container's address."""
+    """Recogniser container → how many requests NATS delivered to it: the messages of its
+    connection's subscription to its request subject, as nats-server's own monitoring
+    endpoint (/connz, not published; asked from inside the nats container) counts them, the
+    connection found by the container's address."""
     containers = stack.containers()
     nats = next(c for c in containers if _service(c) == "nats")
+    connz_url = "http://127.0.0.1:8222/connz?subs=detail&limit=1024"
     connz = json.loads(
-        run(
-            [
-                stack.docker,
-                "exec",
-                nats["Id"],
-                "wget",
-                "-qO-",
-                "http://127.0.0.1:8222/connz?subs=detail&limit=1024",
-            ],
-            capture=True,
-        ).stdout
+        run([stack.docker, "exec", nats["Id"], "wget", "-qO-", connz_url], capture=True).stdout
     )
-    subject = stack.environ.get("NATS_TABULAR_REQUEST_SUBJECT") or "files.tabular_uploaded"
     counts: dict[str, int] = {}
     for container in containers:
-        if _service(container) != "tabular-parser":
+        if _service(container) not in RECOGNISERS:
             continue
+        variable, default = RECOGNISERS[_service(container)]
+        subject = stack.environ.get(variable) or default
         addresses = {n["IPAddress"] for n in container["NetworkSettings"]["Networks"].values()}
         counts[_name(container)] = sum(
             int(sub.get("msgs", 0))
@@ -441,7 +440,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         COMPOSE_PROJECT_NAME=PROJECT,
         DOCKER_BUILDKIT="1",
         ARM_CORE_PORT=str(free_port()),
-        SCAN_GATEWAY_PORT=str(free_port()),
         ARM_KA_CHECK_OIDC_DIR=str(provider_dir),
         OPENBAO__AUTH__AUTH_ISSUER=OIDC_ISSUER,
         OPENBAO__AUTH__AUTH_CLIENT_ID=OIDC_CLIENT,
@@ -493,31 +491,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # scan-gateway's Tesseract (with Russian) in the container reads it.
                 scan = Sample("balance-2024-scan.png", render_png(pdf.data, 0), "scan")
                 recognise(client, [by_name["osv-january-2025.xlsx"], pdf, scan], 240)
-            with step("tabular-parser scaled to 2 replicas, recognising again"):
-                stack(
-                    "up",
-                    "-d",
-                    "--no-build",
-                    "--no-recreate",
-                    "--scale",
-                    "tabular-parser=2",
-                    capture=True,
-                )
+            with step("two replicas of each recogniser, recognising again"):
+                scale = [f"--scale={name}=2" for name in RECOGNISERS]
+                stack("up", "-d", "--no-build", "--no-recreate", *scale, capture=True)
                 stack.wait_ready(args.timeout)
-                tabular = [s for s in by_name.values() if not s.name.endswith(".pdf")]
+                # The workbooks for tabular-parser, the text PDF twice for scan-gateway.
+                pdf = by_name["balance-2024.pdf"]
+                batch = [s for s in by_name.values() if s is not pdf] + [pdf, pdf]
                 before = served_by(stack)
                 served: dict[str, int] = {}
-                for _ in range(4):  # NATS picks a replica at random: a few rounds at most
-                    recognise(client, tabular, 180)
+                for _ in range(5):  # NATS picks a replica at random: a few rounds at most
+                    recognise(client, batch, 180)
                     served = {k: v - before.get(k, 0) for k, v in served_by(stack).items()}
-                    if len(served) == 2 and all(served.values()):
+                    if len(served) == 2 * len(RECOGNISERS) and all(served.values()):
                         break
-                say(
-                    "   requests NATS delivered to each replica in this round: "
-                    + ", ".join(f"{k} {v}" for k, v in sorted(served.items()))
-                )
-                if len(served) != 2 or not all(served.values()):
-                    raise CheckFailed(f"two replicas did not both serve: {served}")
+                say("   requests NATS delivered to each replica in this step:")
+                for name, count in sorted(served.items()):
+                    say(f"   {name:<44} {count}")
+                if len(served) != 2 * len(RECOGNISERS) or not all(served.values()):
+                    raise CheckFailed(f"the replicas did not all serve: {served}")
         with step("every container"):
             containers = stack.wait_ready(args.timeout)
             show(containers)

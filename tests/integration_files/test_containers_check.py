@@ -72,8 +72,8 @@ def test_stand_ins_keep_the_names_compose_yaml_gives_the_images(
 ) -> None:
     images = stand_ins(compose, override, {})
     assert set(images) == {
-        "nats:2.10-alpine",
-        "postgres:16",
+        "nats:2.10.22-alpine",
+        "postgres:16.4",
         "minio/minio:RELEASE.2024-10-29T16-01-48Z",
         "minio/mc:RELEASE.2024-10-29T15-34-59Z",
     }
