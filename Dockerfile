@@ -13,21 +13,30 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # Tesseract with Russian and English for the scan-gateway's local recogniser (raster pages).
 RUN apt-get update \
     && apt-get install -y --no-install-recommends tesseract-ocr tesseract-ocr-rus tesseract-ocr-eng \
+    && apt-get clean \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
 
 # The run-time dependencies exactly as locked (`make lock`; hashes checked), so two builds carry
 # the same packages; no extra: the image has no test servers, sample writers or linters.
+# Behind a proxy that re-signs TLS with its own CA (a bank's, or this build host's), pip is given
+# that CA bundle as a BuildKit secret, mounted for this one step and never stored in a layer:
+#   DOCKER_BUILDKIT=1 docker build --secret id=build_ca,src=/path/to/ca-bundle.crt .
+# Without the secret pip uses its own bundle (docs/operations.md, «Building behind a proxy»).
 COPY requirements.lock ./
-RUN pip install --require-hashes --no-deps -r requirements.lock
+RUN --mount=type=secret,id=build_ca \
+    if [ -s /run/secrets/build_ca ]; then export PIP_CERT=/run/secrets/build_ca; fi; \
+    pip install --require-hashes --no-deps -r requirements.lock
 
 # The project: the import root services/ and the source contracts/ the schema registry reads.
 # `--no-deps`: everything it needs is already installed from the lock above.
 COPY pyproject.toml README.md ./
 COPY services ./services
 COPY contracts ./contracts
-RUN pip install --no-deps .
+RUN --mount=type=secret,id=build_ca \
+    if [ -s /run/secrets/build_ca ]; then export PIP_CERT=/run/secrets/build_ca; fi; \
+    pip install --no-deps .
 
 # The registry finds contracts/ beside services/ (the working directory comes first on the
 # import path of `faststream run`, uvicorn and `python -m`); say it explicitly all the same.

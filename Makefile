@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock clean
+.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock containers-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -77,6 +77,9 @@ bench: install  ## benchmarks; reports under benchmarks/results/
 lock: install  ## regenerate requirements.lock (the image's run-time dependencies, hashed) with uv
 	$(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
 		--custom-compile-command 'make lock' -o requirements.lock
+
+containers-check: install  ## build the image, start compose.yaml (stand-ins for unpullable images), recognise, remove
+	$(PY) scripts/containers_check.py
 
 clean:
 	rm -rf .pytest_cache .mypy_cache .ruff_cache .local

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import subprocess
 import sys
@@ -73,8 +74,8 @@ def test_the_printed_command_names_the_venvs_arm_ka_and_the_core() -> None:
 @pytest.mark.slow
 def test_make_run_serves_the_core_on_the_chosen_port_and_says_so(tmp_path: Path) -> None:
     """`python -m services.devstack --port P`: the core answers on P, the parsers on P+1 and
-    P+2; the output prints the exact arm-ka command for P and says the state is fresh; an
-    old SQLite file in the data folder is gone."""
+    P+2; the output prints the exact arm-ka command for P and says the state is fresh, and
+    every URL it prints answers 200; an old SQLite file in the data folder is gone."""
     (tmp_path / SQLITE_NAME).write_text("an old database")
     port = _three_free_ports()
     proc = subprocess.Popen(
@@ -111,6 +112,12 @@ def test_make_run_serves_the_core_on_the_chosen_port_and_says_so(tmp_path: Path)
             health = httpx.get(f"http://127.0.0.1:{port + offset}/healthcheck", timeout=5)
             assert health.status_code == 200
         assert httpx.get(f"http://127.0.0.1:{port}/api/v1/files").json()["total"] == 0
+        # Every URL it prints answers (the API's root, the docs, the pages, S3, the probes).
+        printed = set(re.findall(r"http://127\.0\.0\.1:\d+\S*", out))
+        assert f"http://127.0.0.1:{port}/api/v1" in printed
+        for url in sorted(printed):
+            answer = httpx.get(url, timeout=5, follow_redirects=True)
+            assert answer.status_code == 200, (url, answer.status_code)
     finally:
         proc.terminate()
         proc.wait(60)

@@ -210,21 +210,29 @@ def test_services_wait_for_nats_and_storage(compose: dict[str, Any], name: str) 
 
 
 def test_infrastructure_images(compose: dict[str, Any]) -> None:
-    """NATS 2.10 as core NATS (no JetStream flag), PostgreSQL 16, MinIO with a bucket init."""
+    """NATS 2.10 as core NATS (no JetStream flag), PostgreSQL 16, MinIO with a bucket init;
+    every third-party image pinned to a release (no floating `2.10` / `16` / `latest`)."""
     nats = _service(compose, "nats")
-    assert nats["image"].startswith("nats:2.10")
+    assert re.fullmatch(r"nats:2\.10\.\d+-alpine", _interpolate(nats["image"]))
     assert not {"-js", "--jetstream"} & set(_command(nats))
-    assert _service(compose, "postgres")["image"] == "postgres:16"
+    assert re.fullmatch(r"postgres:16\.\d+", _interpolate(_service(compose, "postgres")["image"]))
+    for name in ("minio", "minio-init"):
+        assert ":RELEASE." in _interpolate(_service(compose, name)["image"])
     init = _service(compose, "minio-init")
     assert "mc mb" in " ".join(_command(init))
     assert init["depends_on"]["minio"]["condition"] == "service_healthy"
 
 
 def test_tabular_parser_scales_out(compose: dict[str, Any]) -> None:
-    """tabular-parser runs replicas (its queue group spreads the load), so it publishes no
-    fixed host port that the replicas would fight over."""
-    service = _service(compose, "tabular-parser")
-    assert service["deploy"]["replicas"] >= 2
+    """tabular-parser runs replicas (its queue group spreads the load)."""
+    assert _service(compose, "tabular-parser")["deploy"]["replicas"] >= 2
+
+
+@pytest.mark.parametrize("name", ["tabular-parser", "scan-gateway"])
+def test_a_recogniser_can_be_scaled(compose: dict[str, Any], name: str) -> None:
+    """`--scale NAME=2` works: no fixed host port and no container name that replicas would
+    fight over."""
+    service = _service(compose, name)
     assert "ports" not in service
     assert "container_name" not in service
 
