@@ -114,7 +114,13 @@ from services.arm_statements.periods import (
     report_date_in_texts,
     resolve_relative,
 )
-from services.arm_statements.recompute import CoveredValue, RecomputeResult, recompute
+from services.arm_statements.recompute import (
+    CheckRule,
+    CoveredValue,
+    RecomputeResult,
+    recheck,
+    recompute,
+)
 from services.arm_statements.relations import Reading, Relation, RelationKind, Term, relations_for
 from services.arm_statements.text import fold
 from services.arm_statements.variant import detect_form_variant
@@ -141,6 +147,7 @@ __all__ = [
     "TARGET_USE_LINES",
     "UNIT_SCALE",
     "ArmStatementsError",
+    "CheckRule",
     "Checks",
     "CodeKind",
     "ColumnRead",
@@ -217,6 +224,7 @@ __all__ = [
     "parse_period_label",
     "print_order",
     "profit_movements",
+    "recheck",
     "recompute",
     "relations_for",
     "report_date_in_texts",

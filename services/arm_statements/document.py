@@ -40,7 +40,7 @@ from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
 from services.arm_statements.money import format_amount
 from services.arm_statements.periods import PeriodKind, resolve_relative
-from services.arm_statements.recompute import RecomputeResult, recompute
+from services.arm_statements.recompute import CheckRule, RecomputeResult, recheck
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 
 __all__ = [
@@ -540,9 +540,8 @@ def build_document(read: StatementRead) -> Json:
         ],
     }
     own_numbering = header["okud"].value in OWN_NUMBERING_OKUD
-    result = recompute(
-        skeleton, complete=_complete(lines), form_variant=None if own_numbering else "detect"
-    )
+    rule = CheckRule(None if own_numbering else "detect", _complete(lines))
+    result = recheck(skeleton, rule)
     items = _lines_json(lines, repeats, result, _contradicted(read, result))
     form_variant = result.form_variant if _is_statement(read.kind) else None
     if result.checks is not None:

@@ -24,9 +24,17 @@ from services.arm_statements.line import FormVariant
 from services.arm_statements.money import parse_money
 from services.arm_statements.variant import detect_form_variant
 
-__all__ = ["CoveredValue", "RecomputeResult", "recompute"]
+__all__ = ["CheckRule", "CoveredValue", "RecomputeResult", "recheck", "recompute"]
 
 _CODE = re.compile(r"^\d{3,5}$")
+_PARTIAL_WARNINGS = frozenset({"CODES_INFERRED", "LEGACY_FORM_MAPPED"})
+_PARTIAL_STATUSES = frozenset({"unreadable", "missing"})
+_VARIANTS: dict[object, FormVariant | Literal["detect"] | None] = {
+    "full": "full",
+    "simplified": "simplified",
+    "detect": "detect",
+    None: None,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,3 +181,55 @@ def recompute(
         for code in outcome.present
     )
     return RecomputeResult(document_type, variant, Checks.of(outcomes), covered, read.duplicates)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckRule:
+    """How a document's relations are checked: the form variant (or ``"detect"``) and whether
+    its lines are complete (absent lines count as 0) or partial (a relation is checked only
+    when all its lines are present: codes inferred from names, mapped from the pre-2011 form,
+    or a code unreadable or missing).
+
+    The builder decides the rule from what the recogniser read; ``of_document`` reads the same
+    rule back from the document it built, so a correction is rechecked exactly as the
+    document was (a correction then never makes a relation fail that does not involve it).
+    """
+
+    form_variant: FormVariant | Literal["detect"] | None
+    complete: bool
+
+    @classmethod
+    def of_document(cls, document: Mapping[str, object]) -> CheckRule:
+        """The rule a built (or 1.x-mapped) document was checked by: its stored
+        ``form_variant`` (``"detect"`` when the key is absent), and partial when a warning
+        says codes were inferred or mapped or a line's code is unreadable or missing.
+
+        Read it from the document as recognised, before corrections: a corrected code turns
+        an unreadable line ok, but the lines the recogniser failed to map stay unmapped.
+        """
+        doc = _mapping(document, "document")
+        raw = doc.get("form_variant", "detect")
+        if not (raw is None or isinstance(raw, str)) or raw not in _VARIANTS:
+            raise InvalidDocumentError("form_variant", "must be full, simplified or null")
+        variant = _VARIANTS[raw]
+        warnings = _sequence(doc.get("warnings"), "warnings")
+        partial = any(
+            isinstance(w, Mapping) and w.get("code") in _PARTIAL_WARNINGS for w in warnings
+        ) or any(
+            isinstance(line, Mapping) and line.get("line_status") in _PARTIAL_STATUSES
+            for line in _sequence(doc.get("lines"), "lines")
+        )
+        return cls(variant, not partial)
+
+
+def recheck(
+    document: Mapping[str, object],
+    rule: CheckRule,
+    *,
+    tolerance: Decimal = DEFAULT_TOLERANCE,
+) -> RecomputeResult:
+    """The checks of ``document`` by ``rule``: the one entry the builder (on what it read)
+    and arm-core (on the corrected document, with the rule of the recognised one) share."""
+    return recompute(
+        document, tolerance=tolerance, form_variant=rule.form_variant, complete=rule.complete
+    )

@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 
-from services.arm_statements import CoveredValue, InvalidDocumentError, recompute
+from services.arm_statements import (
+    CheckRule,
+    CoveredValue,
+    InvalidDocumentError,
+    recheck,
+    recompute,
+)
 
 from ._forms import FULL_BALANCE, SIMPLIFIED_INCOME
 
@@ -201,3 +207,21 @@ def test_malformed_documents_raise_with_the_field(document: dict[str, Any], fiel
     with pytest.raises(InvalidDocumentError) as info:
         recompute(document)
     assert info.value.field == field
+
+
+def test_check_rule_is_read_back_from_the_document() -> None:
+    """The stored variant verbatim (absent: detect); partial when codes were inferred or
+    mapped, or a line's code is unreadable or missing; a variant that is no variant raises."""
+    lines = [_line(0, "1600", {3: "10"}), _line(1, "1700", {3: "10"})]
+    document = _document("BALANCE", lines)
+    assert CheckRule.of_document(document) == CheckRule(None, True)
+    del document["form_variant"]
+    assert CheckRule.of_document(document) == CheckRule("detect", True)
+    inferred = {**document, "form_variant": "full", "warnings": [{"code": "CODES_INFERRED"}]}
+    assert CheckRule.of_document(inferred) == CheckRule("full", False)
+    missing = _document("BALANCE", [*lines, _line(2, None, {3: "5"}, line_status="missing")])
+    assert CheckRule.of_document(missing).complete is False
+    with pytest.raises(InvalidDocumentError):
+        CheckRule.of_document({**document, "form_variant": "short"})
+    result = recheck(missing, CheckRule("full", False))
+    assert result.form_variant == "full" and result.checks is not None

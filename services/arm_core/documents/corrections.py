@@ -2,12 +2,15 @@
 
 A correction never overwrites what was recognised (the document rows stay as the service sent
 them); the corrected document is the normalised one with every correction applied in order,
-and its checks are recomputed by `arm_statements` on the corrected values. Only statement
-forms are corrected here: an ОСВ has no relations to recompute and its rows are read as sent.
+and its checks are recomputed by `arm_statements.recheck` on the corrected values with the rule
+the recognition used (`CheckRule.of_document` of the recognised document: the same variant,
+complete or partial lines), so a correction never makes a relation fail that does not involve
+it. Only statement forms are corrected here: an ОСВ has no relations to recompute and its rows
+are read as sent.
 
 Once corrected, a statement's flags and status are those of the corrected values, by the
 rule the recognisers use (`arm_statements.document`): a corrected or confirmed value no longer
-needs review; a line keeps its own doubt (its code unreadable or missing, or flagged with none
+needs review, nor does a doubted value that a relation holding after the corrections covers; a line keeps its own doubt (its code unreadable or missing, or flagged with none
 of its values flagged: a repeated or uncertain code) until its code is corrected; the status is
 `needs_check` while a hard relation fails or a line or header field needs review, else `done`.
 """
@@ -31,7 +34,7 @@ from services.arm_core.documents.read import load_document, normalised_document
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import InvalidCorrection
 from services.arm_statements.money import format_amount, parse_amount
-from services.arm_statements.recompute import recompute
+from services.arm_statements.recompute import CheckRule, recheck
 
 __all__ = [
     "HEADER_FIELDS",
@@ -86,7 +89,8 @@ class CorrectedDocument:
     """The normalised document with the corrections applied and its checks recomputed.
 
     `corrected` holds `(line, column_index)` of corrected or confirmed values, `fields` the
-    corrected header fields, `codes` the lines whose code was corrected.
+    corrected header fields, `codes` the lines whose code was corrected, `settled` the
+    doubted values a relation that holds after the corrections now confirms.
     """
 
     document: dict[str, Any]
@@ -95,6 +99,7 @@ class CorrectedDocument:
     codes: frozenset[int]
     fields: frozenset[str]
     recognised_status: str | None = None
+    settled: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def reviewed(self) -> Correction | None:
@@ -257,14 +262,28 @@ def _reflag(document: dict[str, Any], doubted: set[int], codes: set[int]) -> Non
     document["status"] = "needs_check" if needs_check else "done"
 
 
-def _recheck(document: dict[str, Any]) -> None:
-    if document.get("document_type") not in ("BALANCE", "INCOME"):
-        return
-    result = recompute(document, form_variant=document.get("form_variant") or "detect")
-    if result.checks is not None:
-        checks = dict(document.get("checks") or {})
-        checks.update(result.checks.to_dict())
-        document["checks"] = checks
+def _recheck(document: dict[str, Any], rule: CheckRule) -> frozenset[tuple[int, int]]:
+    """Recheck the corrected document by the rule its recognition used and settle each doubted
+    value a holding relation now covers (as the builder does): `(line, column)` settled."""
+    if document.get("document_type") not in _CHECKED:
+        return frozenset()
+    result = recheck(document, rule)
+    if result.checks is None:
+        return frozenset()
+    checks = dict(document.get("checks") or {})
+    checks.update(result.checks.to_dict())
+    document["checks"] = checks
+    lines = document.get("lines") or []
+    settled: set[tuple[int, int]] = set()
+    for covered in result.covered:
+        for value in lines[covered.line_index].get("values") or []:
+            if value.get("column_index") == covered.column_index and value.get("needs_review"):
+                value["needs_review"] = False
+                settled.add((covered.line_index, covered.column_index))
+    return frozenset(settled)
+
+
+_CHECKED = frozenset({"BALANCE", "INCOME", "DISCLOSURE"})
 
 
 def apply_corrections(
@@ -288,8 +307,9 @@ def apply_corrections(
             codes.add(correction.line or 0)
         elif correction.kind == CorrectionKind.HEADER.value:
             fields.add(correction.field or "")
+    settled: frozenset[tuple[int, int]] = frozenset()
     if any(c.kind != CorrectionKind.REVIEWED.value for c in corrections):
-        _recheck(document)
+        settled = _recheck(document, CheckRule.of_document(normalised))
         _reflag(document, doubted, codes)
     return CorrectedDocument(
         document,
@@ -298,6 +318,7 @@ def apply_corrections(
         frozenset(codes),
         frozenset(fields),
         normalised.get("status"),
+        settled - corrected,
     )
 
 
