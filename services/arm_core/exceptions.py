@@ -16,6 +16,7 @@ ArmCoreError
 │   ├── NotAnOsvDocument        rows asked of a statement form
 │   ├── InvalidCorrection       a correction naming nothing, or with a value that is not one
 │   ├── FileOverLimits          reading a stored or uploaded file went over its worker's limits
+│   ├── DoubtsLeft              marked reviewed with doubts left, their count not confirmed
 │   └── (auth) NotAuthenticated, Forbidden
 ├── Unavailable                 a dependency (S3, the database, the provider) failed
 │   └── FilesBusy               every file-reading worker and waiting place is taken
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArmCoreError",
+    "DoubtsLeft",
     "EmptyFile",
     "FileOverLimits",
     "FileTooLarge",
@@ -121,6 +123,20 @@ class InvalidCorrection(Refused):
 class FileOverLimits(Refused):
     """Reading the file (a page, a TIFF, a window of cells) went over the memory, CPU-time or
     wall-clock limit of its sandboxed worker; the same file will do so again."""
+
+
+class DoubtsLeft(Refused):
+    """A document marked reviewed while `count` values, lines or header fields still need
+    review, and the request did not confirm that exact count; `detail` (Russian) names it."""
+
+    def __init__(self, count: int, confirmed: int | None) -> None:
+        asked = "" if confirmed is None else f" (подтверждено {confirmed})"
+        super().__init__(
+            f"Остались сомнительные значения: {count}{asked}. Проверьте их или подтвердите, "
+            f"что отмечаете документ проверенным с {count} сомнительными (confirm_doubts={count})"
+        )
+        self.count = count
+        self.confirmed = confirmed
 
 
 class Unavailable(ArmCoreError):

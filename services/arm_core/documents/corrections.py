@@ -32,7 +32,7 @@ from services.arm_core.db.documents import Document
 from services.arm_core.db.models import Correction, CorrectionKind
 from services.arm_core.documents.read import load_document, normalised_document
 from services.arm_core.documents.store import is_osv
-from services.arm_core.exceptions import InvalidCorrection
+from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_statements.money import format_amount, parse_amount
 from services.arm_statements.recompute import CheckRule, recheck
 
@@ -43,6 +43,7 @@ __all__ = [
     "add_correction",
     "apply_corrections",
     "correction_json",
+    "doubts_left",
     "list_corrections",
     "load_corrected",
     "own_doubt",
@@ -75,13 +76,15 @@ _HEADER_PATTERNS: dict[str, tuple[re.Pattern[str], str]] = {
 
 @dataclass(frozen=True, slots=True)
 class CorrectionRequest:
-    """What the analyst asked: a kind and where (line position, column, header field)."""
+    """What the analyst asked: a kind and where (line position, column, header field);
+    `confirm_doubts`: for the review mark, the number of doubts the analyst knowingly leaves."""
 
     kind: CorrectionKind
     line: int | None = None
     column_index: int | None = None
     field: str | None = None
     value: str | None = None
+    confirm_doubts: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +245,18 @@ def own_doubt(line: dict[str, Any]) -> bool:
     return line.get("line_status") in ("unreadable", "missing") or not _values_doubted(line)
 
 
+def doubts_left(document: dict[str, Any]) -> int | None:
+    """Values, lines (for their own sake) and header fields that still need review; None for
+    an ОСВ, whose rows are not in the corrected document (they are paged, never corrected)."""
+    if document.get("document_type") == "OSV":
+        return None
+    lines = document.get("lines") or []
+    values = sum(bool(v.get("needs_review")) for ln in lines for v in ln.get("values") or [])
+    own = sum(own_doubt(ln) for ln in lines)
+    fields = len((document.get("header") or {}).get("needs_review_fields") or [])
+    return values + own + fields
+
+
 def _reflag(document: dict[str, Any], doubted: set[int], codes: set[int]) -> None:
     """Each line's flag and the document's status from the corrected values (the module's
     rule); `doubted` are the lines with their own doubt, `codes` the lines whose code an
@@ -352,13 +367,20 @@ async def add_correction(
     """Validate `request` against the corrected document and store it (the caller commits).
 
     Raises `InvalidCorrection` (with the reason) for an ОСВ, an unknown line, column or field,
-    or a value that is not an amount, a line code or a valid header field.
+    or a value that is not an amount, a line code or a valid header field; `DoubtsLeft` for a
+    review mark while doubts remain whose count the request did not confirm exactly. The mark
+    keeps that confirmed count as its `new_value` (None: nothing was left in doubt).
     """
     if is_osv(document.document_type) and request.kind != CorrectionKind.REVIEWED:
         raise InvalidCorrection("строки ОСВ не исправляются; документ можно отметить проверенным")
     normal = normalised_document(document)
     current = apply_corrections(normal, await list_corrections(session, document.id))
     old, new = _old_and_new(current.document, request)
+    if request.kind == CorrectionKind.REVIEWED:
+        doubts = doubts_left(current.document)
+        if doubts and request.confirm_doubts != doubts:
+            raise DoubtsLeft(doubts, request.confirm_doubts)
+        new = str(doubts) if doubts else None
     correction = Correction(
         document_id=document.id,
         kind=request.kind.value,

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from services.arm_core.db.models import Correction, CorrectionKind
-from services.arm_core.documents.corrections import CorrectedDocument, own_doubt
+from services.arm_core.documents.corrections import CorrectedDocument, doubts_left
 
 __all__ = ["Change", "Review", "ReviewState", "review_of"]
 
@@ -48,7 +48,9 @@ class Review:
     """A document's review: its state, both statuses, the doubts left, the standing changes.
 
     `doubts_left` counts the values, lines and header fields still flagged (None: not counted,
-    an ОСВ)."""
+    an ОСВ); `confirmed_doubts`: how many of them the reviewer knowingly left (the count the
+    review mark confirmed; None when nothing was left in doubt or the document is not
+    reviewed)."""
 
     state: ReviewState
     recognised_status: str | None
@@ -57,6 +59,7 @@ class Review:
     changes: tuple[Change, ...]
     reviewed_by: str | None
     reviewed_at: dt.datetime | None
+    confirmed_doubts: int | None = None
 
 
 def _place(correction: Correction) -> _Place:
@@ -95,18 +98,6 @@ def _changes(document: dict[str, Any], corrections: tuple[Correction, ...]) -> l
     return out
 
 
-def _doubts(document: dict[str, Any]) -> int | None:
-    """Values, lines (for their own sake) and header fields that still need review; None for
-    an ОСВ, whose rows are not in the corrected document (they are paged, never corrected)."""
-    if document.get("document_type") == "OSV":
-        return None
-    lines = document.get("lines") or []
-    values = sum(bool(v.get("needs_review")) for ln in lines for v in ln.get("values") or [])
-    own = sum(own_doubt(ln) for ln in lines)
-    fields = len((document.get("header") or {}).get("needs_review_fields") or [])
-    return values + own + fields
-
-
 def review_of(corrected: CorrectedDocument) -> Review:
     """The review summary of a corrected document."""
     corrections = corrected.corrections
@@ -123,8 +114,9 @@ def review_of(corrected: CorrectedDocument) -> Review:
         state=state,
         recognised_status=corrected.recognised_status,
         status=document.get("status"),
-        doubts_left=_doubts(document),
+        doubts_left=doubts_left(document),
         changes=tuple(_changes(document, corrections)),
         reviewed_by=mark.author if mark else None,
         reviewed_at=mark.created_at if mark else None,
+        confirmed_doubts=int(mark.new_value) if mark and mark.new_value else None,
     )

@@ -34,7 +34,7 @@ from services.arm_core.rest.deps import Analyst, Deps
 from services.arm_core.rest.downloads import XLSX_TYPE, export_response
 from services.arm_core.rest.openapi import problem_responses
 from services.arm_core.rest.organizations import DisagreementOut, disagreement_out
-from services.arm_core.rest.problem_types import INVALID_CORRECTION
+from services.arm_core.rest.problem_types import DOUBTS_LEFT, INVALID_CORRECTION
 from services.arm_core.rest.reads import ID_PROBLEMS
 
 __all__ = [
@@ -57,6 +57,12 @@ class CorrectionIn(BaseModel):
     column_index: int | None = Field(None, ge=0)
     field: str | None = Field(None, description="A header field, e.g. `inn`")
     value: str | None = Field(None, description="The new value, as the analyst typed it")
+    confirm_doubts: int | None = Field(
+        None,
+        ge=0,
+        description="`reviewed` only: the number of doubts left that the analyst knowingly "
+        "confirms; with doubts left and no exact count the mark is refused (409 doubts-left)",
+    )
 
 
 class CorrectionOut(BaseModel):
@@ -68,7 +74,10 @@ class CorrectionOut(BaseModel):
     column_index: int | None
     field: str | None
     old_value: str | None
-    new_value: str | None
+    new_value: str | None = Field(
+        description="The value now; for `reviewed`, the number of doubts the analyst confirmed "
+        "leaving (null: none were left)"
+    )
     author: str
     created_at: str
 
@@ -100,6 +109,10 @@ class ReviewOut(BaseModel):
         description="Values, lines and header fields still flagged needs_review (null: an ОСВ)"
     )
     changes: list[ChangeOut]
+    confirmed_doubts: int | None = Field(
+        None,
+        description="reviewed: how many doubts the reviewer knowingly left (null: none)",
+    )
 
 
 class CorrectedOut(BaseModel):
@@ -138,6 +151,7 @@ def corrected_out(
             status=review.status,
             doubts_left=review.doubts_left,
             changes=[ChangeOut(**{**asdict(c), "at": c.at.isoformat()}) for c in review.changes],
+            confirmed_doubts=review.confirmed_doubts,
         ),
         reviewed=review.state == "reviewed",
         reviewed_by=review.reviewed_by,
@@ -191,15 +205,21 @@ async def corrections(deps: Deps, _who: Analyst, document_id: uuid.UUID) -> list
     "/documents/{document_id}/corrections",
     status_code=201,
     response_model=CorrectedOut,
-    responses=problem_responses(*ID_PROBLEMS, INVALID_CORRECTION),
+    responses=problem_responses(*ID_PROBLEMS, INVALID_CORRECTION, DOUBTS_LEFT),
 )
 async def correct(
     deps: Deps, who: Analyst, document_id: uuid.UUID, body: CorrectionIn
 ) -> CorrectedOut:
     """Store a correction (never changing what was recognised); answers the corrected
-    document. A value that is not an amount, an unknown line, column or field: 422."""
+    document. A value that is not an amount, an unknown line, column or field: 422; the
+    review mark while doubts are left, without `confirm_doubts` equal to their count: 409."""
     request = CorrectionRequest(
-        CorrectionKind(body.kind), body.line, body.column_index, body.field, body.value
+        CorrectionKind(body.kind),
+        body.line,
+        body.column_index,
+        body.field,
+        body.value,
+        body.confirm_doubts,
     )
     async with deps.sessions() as session, session.begin():
         found = await load_corrected(session, document_id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 __all__ = [
+    "DOUBTS_LEFT",
     "EMPTY_FILE",
     "FILES_BUSY",
     "FILE_OVER_LIMITS",
@@ -99,6 +100,13 @@ INVALID_CORRECTION = ProblemType(
     "The correction names no such line, column or field, or its new value is not valid "
     "(an amount, a line code, a header field value); `detail` says why.",
 )
+DOUBTS_LEFT = ProblemType(
+    "doubts-left",
+    409,
+    "Doubts left",
+    "The document still has values, lines or header fields that need review; `doubts_left` "
+    "counts them. Mark it reviewed anyway by sending that exact count as `confirm_doubts`.",
+)
 NOT_FOUND = ProblemType(
     "not-found", 404, "Not found", "No file, job or document with that id (or not of that file)."
 )
@@ -160,6 +168,7 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     INVALID_REQUEST,
     NOT_AN_OSV_DOCUMENT,
     INVALID_CORRECTION,
+    DOUBTS_LEFT,
     NOT_FOUND,
     JOB_IN_FLIGHT,
     UNAUTHENTICATED,

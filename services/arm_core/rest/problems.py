@@ -21,6 +21,7 @@ from starlette.responses import Response
 from services.arm_core.auth import Forbidden, NotAuthenticated, page_refusal_of
 from services.arm_core.exceptions import (
     ArmCoreError,
+    DoubtsLeft,
     EmptyFile,
     FileOverLimits,
     FilesBusy,
@@ -64,6 +65,7 @@ PROBLEM_OF: dict[type[ArmCoreError], pt.ProblemType] = {
     JobInFlight: pt.JOB_IN_FLIGHT,
     NotAnOsvDocument: pt.NOT_AN_OSV_DOCUMENT,
     InvalidCorrection: pt.INVALID_CORRECTION,
+    DoubtsLeft: pt.DOUBTS_LEFT,
     NotAuthenticated: pt.UNAUTHENTICATED,
     Forbidden: pt.FORBIDDEN,
     Unavailable: pt.UNAVAILABLE,
@@ -109,7 +111,10 @@ def error_response(request: Request, exc: ArmCoreError) -> Response:
         log.error("unanswered error of arm-core: %s", type(exc).__name__)
         problem = pt.UNAVAILABLE
     detail = exc.detail if isinstance(exc, Refused | Unavailable) else problem.meaning
-    response = problem_response(problem.status, _title(exc, problem), detail, type_=problem.uri)
+    extra = {"doubts_left": exc.count} if isinstance(exc, DoubtsLeft) else {}
+    response = problem_response(
+        problem.status, _title(exc, problem), detail, type_=problem.uri, **extra
+    )
     if isinstance(exc, NotAuthenticated | Forbidden):
         response.headers["WWW-Authenticate"] = exc.www_authenticate
     return response

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request, Response
@@ -20,7 +21,7 @@ from services.arm_core.documents.corrections import (
 from services.arm_core.documents.read import count_osv_rows, load_osv_rows, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
-from services.arm_core.exceptions import InvalidCorrection
+from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_core.rest.deps import Analyst, ApiDeps, Deps
 from services.arm_core.rest.downloads import export_response
 from services.arm_core.web.not_found import PageNotFound
@@ -187,12 +188,20 @@ async def correct(
     column: Annotated[int | None, Form()] = None,
     field: Annotated[str | None, Form()] = None,
     value: Annotated[str | None, Form()] = None,
+    confirm_doubts: Annotated[int | None, Form(ge=0)] = None,
 ) -> HTMLResponse:
     _stored, document, corrected = await _document_in_file(deps, file_id, document_id)
     try:
         asked = _correction_request(corrected, kind, line, column, field, value)
+        asked = replace(asked, confirm_doubts=confirm_doubts)
         async with deps.sessions() as session, session.begin():
             await add_correction(session, document, asked, author=who.subject)
+    except DoubtsLeft as left:  # ask again, naming the count: the analyst confirms it or not
+        base = f"{UI_PREFIX}/files/{file_id}/documents/{document_id}"
+        response = render(request, "_doubts_left.html", 409, count=left.count, base=base)
+        response.headers["HX-Retarget"] = "#panel-message"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
     except InvalidCorrection as refused:
         response = render(request, "_refused.html", 422, reason=refused.detail)
         response.headers["HX-Retarget"] = "#panel-message"

@@ -107,6 +107,7 @@ async def test_correcting_every_doubt_makes_the_corrected_document_done_and_says
         "status": "needs_check",
         "doubts_left": 1,
         "changes": [],
+        "confirmed_doubts": None,
     }
     saved = await client.post(
         f"{income.page}/corrections",
