@@ -32,6 +32,7 @@ __all__ = [
     "latest_result_job",
     "list_documents",
     "load_document",
+    "load_osv_row_labels",
     "load_osv_rows",
     "normalised_document",
     "osv_row_json",
@@ -116,6 +117,19 @@ async def load_osv_rows(
     if limit is not None:
         stmt = stmt.limit(limit)
     return (await session.scalars(stmt)).all()
+
+
+async def load_osv_row_labels(
+    session: AsyncSession, document_id: uuid.UUID
+) -> list[tuple[str | None, str | None, str | None]]:
+    """`(ref, account, name)` of every row of an ОСВ, in order: what finds a failed check's
+    row (by `ref`) and its page without loading the sums."""
+    result = await session.execute(
+        select(OsvRow.ref, OsvRow.account, OsvRow.name)
+        .where(OsvRow.document_id == document_id)
+        .order_by(OsvRow.position)
+    )
+    return [(ref, account, name) for ref, account, name in result.all()]
 
 
 def issue_json(issue: DocumentIssue) -> dict[str, Any]:

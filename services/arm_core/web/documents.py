@@ -18,13 +18,18 @@ from services.arm_core.documents.corrections import (
     add_correction,
     load_corrected,
 )
-from services.arm_core.documents.read import count_osv_rows, load_osv_rows, osv_row_json
+from services.arm_core.documents.read import (
+    load_osv_row_labels,
+    load_osv_rows,
+    osv_row_json,
+)
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_core.rest.deps import Analyst, ApiDeps, Deps
 from services.arm_core.rest.downloads import export_response
 from services.arm_core.web.not_found import PageNotFound
+from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import Sources
 from services.arm_core.web.views import statement_view
@@ -66,6 +71,35 @@ def _doc_context(
     return context
 
 
+async def _osv_context(
+    deps: ApiDeps,
+    document_id: uuid.UUID,
+    corrected: CorrectedDocument,
+    offset: int,
+    error: int | None,
+) -> dict[str, Any]:
+    """An ОСВ's page of rows (the page of its `error`-th failed check, when asked), its
+    failed checks with their rows, the rows and cells to mark, the error steps around."""
+    async with deps.sessions() as session:
+        labels = [RowLabel(*row) for row in await load_osv_row_labels(session, document_id)]
+        checks = osv_checks(corrected.document.get("checks"), labels)
+        current = checks[error - 1] if error is not None and error <= len(checks) else None
+        if current is not None and current.row is not None:
+            offset = page_offset(current.row, _ROWS_PAGE)
+        rows = await load_osv_rows(session, document_id, limit=_ROWS_PAGE, offset=offset)
+    return {
+        "rows": [osv_row_json(r) for r in rows],
+        "offset": offset,
+        "limit": _ROWS_PAGE,
+        "rows_total": len(labels),
+        "osv_checks": checks,
+        "current_error": current,
+        "error_steps": error_steps(checks, current, offset),
+        "failing_rows": {c.row: c for c in reversed(checks) if c.row is not None},
+        "failing_cells": {(c.row, c.field) for c in checks if c.field is not None},
+    }
+
+
 def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int, int] | None:
     """The first doubtful value after (line, column), for the keyboard's next stop."""
     if line is None:
@@ -82,14 +116,14 @@ async def document_page(
     file_id: uuid.UUID,
     document_id: uuid.UUID,
     offset: Annotated[int, Query(ge=0)] = 0,
+    error: Annotated[int | None, Query(ge=1)] = None,
 ) -> HTMLResponse:
+    """The document page; for an ОСВ a page of rows, or with `error=k` the page of rows that
+    shows its k-th failed control sum (the row focused)."""
     stored, document, corrected = await _document_in_file(deps, file_id, document_id)
     context = _doc_context(stored, document, corrected)
     if is_osv(document.document_type):
-        async with deps.sessions() as session:
-            context["rows_total"] = await count_osv_rows(session, document_id)
-            rows = await load_osv_rows(session, document_id, limit=_ROWS_PAGE, offset=offset)
-        context.update(rows=[osv_row_json(r) for r in rows], offset=offset, limit=_ROWS_PAGE)
+        context.update(await _osv_context(deps, document_id, corrected, offset, error))
     return render(request, "document.html", **context)
 
 
@@ -209,6 +243,8 @@ async def correct(
         return response
     stored, document, corrected = await _document_in_file(deps, file_id, document_id)
     context = _doc_context(stored, document, corrected)
+    if is_osv(document.document_type):
+        context.update(await _osv_context(deps, document_id, corrected, 0, None))
     if "view" in context:
         context["focus"] = _next_doubtful(context["view"], line, column) or (
             (line, column) if line is not None and column is not None else None

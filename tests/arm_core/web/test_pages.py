@@ -262,7 +262,7 @@ async def test_confirm_line_code_header_and_review_mark_are_recorded(
         {"kind": "line_code", "line": 2, "value": "2100"},
         {"kind": "header", "field": "report_date", "value": "31.12.2024"},
         {"kind": "header", "field": "inn", "value": "7707083893"},
-        {"kind": "reviewed"},
+        {"kind": "reviewed", "confirm_doubts": 1},  # the unread 2120 is knowingly left
     ]
     for request in requests:
         response = await client.post(url, json=request)
