@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Page
 
 from services.devstack import LocalStack
 from tests.browser._browser import chromium_path, launch
@@ -53,3 +53,18 @@ async def browser() -> AsyncIterator[Browser]:
         )
     async with launch() as running:
         yield running
+
+
+PAGE_WAIT_MS = 60_000
+
+
+@pytest.fixture
+async def page(browser: Browser, stack: LocalStack) -> AsyncIterator[Page]:
+    """A fresh browser context on the stack (downloads accepted), waiting up to a minute."""
+    context = await browser.new_context(accept_downloads=True, base_url=stack.core_url)
+    page = await context.new_page()
+    page.set_default_timeout(PAGE_WAIT_MS)
+    try:
+        yield page
+    finally:
+        await context.close()

@@ -12,14 +12,13 @@ import io
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import openpyxl
 import pytest
-from playwright.async_api import Browser, FilePayload, Page, expect
+from playwright.async_api import FilePayload, Page, expect
 
 from services.devstack import LocalStack
 from tests.arm_core.web._doubtful import (
@@ -33,17 +32,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.browser]
 
 DOUBTFUL = "#v-1-3"  # line 2120, the current year's column
 WAIT_MS = 60_000
-
-
-@pytest.fixture
-async def page(browser: Browser, stack: LocalStack) -> AsyncIterator[Page]:
-    context = await browser.new_context(accept_downloads=True, base_url=stack.core_url)
-    page = await context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    try:
-        yield page
-    finally:
-        await context.close()
 
 
 async def _upload(page: Page, name: str, data: bytes, mime: str) -> None:

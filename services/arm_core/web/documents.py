@@ -32,7 +32,7 @@ from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import Sources
-from services.arm_core.web.views import statement_view
+from services.arm_core.web.views import StatementView, statement_view
 from services.arm_statements.money import format_amount, parse_amount
 
 __all__ = ["router"]
@@ -100,12 +100,18 @@ async def _osv_context(
     }
 
 
-def _next_doubtful(view: Any, line: int | None, column: int | None) -> tuple[int, int] | None:
-    """The first doubtful value after (line, column), for the keyboard's next stop."""
+def _next_doubtful(
+    view: StatementView, line: int | None, column: int | None
+) -> tuple[int, int] | None:
+    """The first doubtful value after (line, column), else the first one above it: where the
+    keyboard goes on after a save."""
     if line is None:
         return None
     after = [d for d in view.doubtful if d > (line, column or 0)]
-    return after[0] if after else None
+    if after:
+        return after[0]
+    before = [d for d in view.doubtful if d < (line, column or 0)]
+    return before[0] if before else None
 
 
 @router.get(_DOCUMENT, response_class=HTMLResponse)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument
+from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
 
 __all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
@@ -37,11 +37,20 @@ class Cell:
     corrected: bool
     in_failed: bool
     change: Change | None = None
+    settled: bool = False
+    label: str = ""
+
+    @property
+    def stop(self) -> bool:
+        """A Tab stop: a value still in doubt (empty, clean and settled values are reached by
+        the arrow keys, n / p or the mouse)."""
+        return self.needs_review
 
 
 @dataclass(frozen=True, slots=True)
 class GridLine:
-    """One line of the grid; `index` is its position in `lines[]`."""
+    """One line of the grid; `index` is its position in `lines[]`; `own_doubt`: the line is
+    in doubt for its code (unreadable, missing, repeated), not only for its values."""
 
     index: int
     code: str | None
@@ -51,6 +60,7 @@ class GridLine:
     code_corrected: bool
     failed: bool
     cells: list[Cell]
+    own_doubt: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +130,22 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
             review = bool(value.get("needs_review"))
             done = (index, ci) in corrected.corrected
             unrecognized = bool(value) and value.get("is_recognized") is False and not done
-            if review or unrecognized:
+            if review:
                 doubtful.append((index, ci))
+            shown = money(amount) if amount is not None else (value.get("text") or "")
             cells.append(
                 Cell(
                     column_index=ci,
                     amount=amount,
-                    shown=money(amount) if amount is not None else (value.get("text") or ""),
+                    shown=shown,
                     text=value.get("text"),
                     needs_review=review,
                     unrecognized=unrecognized,
                     corrected=done,
                     in_failed=(code, ci) in failing,
                     change=changes.get((index, ci)) if done else None,
+                    settled=(index, ci) in corrected.settled,
+                    label=_cell_label(shown, code, line.get("line_name"), labels[ci], review),
                 )
             )
         lines.append(
@@ -145,6 +158,7 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
                 code_corrected=index in corrected.codes,
                 failed=any((code, c.get("column_index")) in failing for c in columns),
                 cells=cells,
+                own_doubt=own_doubt(line) and index not in corrected.codes,
             )
         )
     checks = [
@@ -174,6 +188,12 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
         header_rows,
         doubtful,
     )
+
+
+def _cell_label(shown: str, code: str | None, name: str | None, column: str, doubt: bool) -> str:
+    """What a screen reader says on a value: the value, its line, its column, the doubt."""
+    line = f"строка {code or 'без кода'}" + (f" «{name}»" if name else "")
+    return f"{shown or 'пусто'}, {line}, {column}" + (", нужна проверка" if doubt else "")
 
 
 def _str(value: object) -> str | None:
