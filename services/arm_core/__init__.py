@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from services.arm_core.exceptions import (
     ArmCoreError,
+    DoubtsLeft,
     EmptyFile,
     FileOverLimits,
     FilesBusy,
@@ -75,6 +76,7 @@ __all__ = [
     "AuthSettings",
     "CoreSettings",
     "DeadlineSweeper",
+    "DoubtsLeft",
     "EmptyFile",
     "FileOverLimits",
     "FileTooLarge",
