@@ -73,7 +73,8 @@ async def test_n_and_p_walk_the_doubts_and_the_keys_confirm_replace_and_leave(
     page: Page, stack: LocalStack
 ) -> None:
     """n opens the ИНН (a header field), Esc returns to it, n opens the 2120 value with its
-    text selected; typing replaces it and Enter saves it; p goes back to the ИНН."""
+    text selected; typing replaces it and Enter saves it; p goes back to the ИНН, and Enter
+    on it unchanged confirms it: nothing is left in doubt."""
     path = await _recognised(stack, f"ofr-{uuid.uuid4().hex[:6]}.xlsx", _two_doubts_xlsx())
     await page.goto(path)
     await expect(page.locator("#grid")).to_have_attribute("role", "grid")
@@ -102,6 +103,11 @@ async def test_n_and_p_walk_the_doubts_and_the_keys_confirm_replace_and_leave(
     await page.locator(DOUBTFUL).focus()
     await page.keyboard.press("p")
     await expect(page.locator("#field-input")).to_be_focused()
+    # Enter on the opened field, unchanged, confirms it: no doubt is left.
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#f-inn")).not_to_have_attribute("data-doubt", "")
+    await expect(page.locator("#doc-body [data-doubt]")).to_have_count(0)
+    await expect(page.locator("#doc-status")).not_to_contain_text("сомнительных осталось")
 
 
 async def test_only_doubts_are_tab_stops_and_arrows_reach_the_rest(
