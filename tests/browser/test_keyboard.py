@@ -179,3 +179,7 @@ async def test_an_osv_lists_its_failures_and_n_walks_them_across_pages(
     await page.keyboard.press("p")
     await page.wait_for_url(re.compile(r"error=2$"))
     await expect(page.locator("#row-5")).to_be_focused()
+    # Only the first row and the failing rows are Tab stops; the arrows reach the others.
+    await expect(page.locator("#row-6")).to_have_attribute("tabindex", "-1")
+    await page.keyboard.press("ArrowDown")
+    await expect(page.locator("#row-6")).to_be_focused()

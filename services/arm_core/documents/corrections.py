@@ -10,8 +10,9 @@ are read as sent.
 
 Once corrected, a statement's flags and status are those of the corrected values, by the
 rule the recognisers use (`arm_statements.document`): a corrected or confirmed value no longer
-needs review, nor does a doubted value that a relation holding after the corrections covers; a line keeps its own doubt (its code unreadable or missing, or flagged with none
-of its values flagged: a repeated or uncertain code) until its code is corrected; the status is
+needs review, nor does a doubted value that a relation holding after the corrections covers; a
+line keeps its own doubt (its code unreadable or missing, or flagged with none of its values
+flagged: a repeated or uncertain code) until its code is corrected; the status is
 `needs_check` while a hard relation fails or a line or header field needs review, else `done`.
 """
 
