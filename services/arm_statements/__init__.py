@@ -100,7 +100,14 @@ from services.arm_statements.header_fields import (
     units_for_okei,
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
-from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
+from services.arm_statements.money import (
+    format_amount,
+    format_money,
+    is_blank_mark,
+    parse_amount,
+    parse_money,
+    too_precise,
+)
 from services.arm_statements.names import (
     match_line_name,
     match_target_use_name,
@@ -204,6 +211,7 @@ __all__ = [
     "format_amount",
     "format_money",
     "inn_checksum_ok",
+    "is_blank_mark",
     "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
@@ -232,5 +240,6 @@ __all__ = [
     "statements_version",
     "target_use_line",
     "title_kind",
+    "too_precise",
     "units_for_okei",
 ]
