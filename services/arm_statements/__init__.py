@@ -129,7 +129,7 @@ from services.arm_statements.recompute import (
     recompute,
 )
 from services.arm_statements.relations import Reading, Relation, RelationKind, Term, relations_for
-from services.arm_statements.text import fold
+from services.arm_statements.text import fold, is_page_furniture
 from services.arm_statements.variant import detect_form_variant
 from services.arm_statements.version import compute_statements_version
 from services.arm_statements.warnings import DocumentWarning, Severity, StatementWarning
@@ -212,6 +212,7 @@ __all__ = [
     "format_money",
     "inn_checksum_ok",
     "is_blank_mark",
+    "is_page_furniture",
     "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
