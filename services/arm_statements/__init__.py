@@ -105,6 +105,7 @@ from services.arm_statements.money import (
     format_money,
     is_blank_mark,
     parse_amount,
+    parse_exact,
     parse_money,
     too_precise,
 )
@@ -229,6 +230,7 @@ __all__ = [
     "osv_findings",
     "parent_code",
     "parse_amount",
+    "parse_exact",
     "parse_money",
     "parse_period_label",
     "print_order",

@@ -47,7 +47,7 @@ from services.arm_statements.catalogue import lookup_line, parent_code
 from services.arm_statements.checks import Checks
 from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
-from services.arm_statements.money import format_amount, too_precise
+from services.arm_statements.money import format_amount, parse_exact, too_precise
 from services.arm_statements.periods import PeriodKind, resolve_relative
 from services.arm_statements.recompute import CheckRule, RecomputeResult, recheck
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
@@ -308,17 +308,36 @@ def _value_review(
     return doubtful and not result.is_covered(line.ref, value.column_index)
 
 
-def _exact(lines: Sequence[LineRead]) -> list[LineRead]:
+_MATERIAL = Decimal("0.001")
+"""A workbook figure rounded to kopecks by less than this share of itself (a formula's
+12345.678 in thousands, shown «12 346») keeps its rounded amount, as the filer's number format
+shows it rounded; a larger change («0,013» → 0.01) never happens silently."""
+
+
+def _too_precise(read: StatementRead, line: LineRead, value: ValueRead) -> bool:
+    """More decimals than the contract holds, and rounding would change the figure: always for
+    OCR (a misread separator as likely as a fraction) and per-share lines, for a workbook's
+    other figures when the change is material."""
+    if not too_precise(value.text):
+        return False
+    if read.from_ocr or line.code in _PER_SHARE or value.amount is None:
+        return True
+    exact = parse_exact(value.text)
+    return exact is None or abs(exact - value.amount) > _MATERIAL * abs(exact)
+
+
+def _exact(read: StatementRead) -> list[LineRead]:
     """Lines whose values printing more than two decimals carry no amount (TOO_PRECISE): the
     contract holds kopecks, so «0,013» per share would be rounded or scaled silently."""
     out: list[LineRead] = []
-    for line in lines:
-        if not any(too_precise(v.text) for v in line.values):
+    for line in read.lines:
+        doubtful = [_too_precise(read, line, v) for v in line.values]
+        if not any(doubtful):
             out.append(line)
             continue
         values = tuple(
-            replace(v, amount=None, issue=ValueIssue.TOO_PRECISE) if too_precise(v.text) else v
-            for v in line.values
+            replace(v, amount=None, issue=ValueIssue.TOO_PRECISE) if flag else v
+            for v, flag in zip(line.values, doubtful, strict=True)
         )
         out.append(replace(line, values=values))
     return out
@@ -638,7 +657,7 @@ def build_document(read: StatementRead) -> Json:
     """The contract statementDocument of ``read``, by the rules in this module's docstring."""
     header = {name: read.header.get(name, HeaderRead()) for name in HEADER_FIELDS}
     warnings: list[DocumentWarning] = list(read.notes)
-    lines = _exact(read.lines)
+    lines = _exact(read)
     columns: list[Json] = []
     if lines:
         columns = _columns_json(read.columns, _report_date(header, read.columns))

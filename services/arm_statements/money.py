@@ -21,6 +21,7 @@ __all__ = [
     "format_money",
     "is_blank_mark",
     "parse_amount",
+    "parse_exact",
     "parse_money",
     "too_precise",
 ]
@@ -40,10 +41,9 @@ _DASH_MARKS = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212_")
 """Hyphen, the dashes (figure, en, em, horizontal bar), minus and a low line: how forms print
 an empty cell."""
 _CROSS_MARKS = frozenset({"x", "х"})  # Latin and Cyrillic «х», any case
-_NOISE_PLACES = 9
-_NOISE_DECIMALS = Decimal(1).scaleb(-_NOISE_PLACES)
-"""Binary floats are read through their shortest repr; digits past the ninth decimal are the
-float's noise (0.1 + 0.2 → 0.30000000000000004), never a printed figure."""
+_FLOAT_DIGITS = 15
+"""Binary floats are read through their shortest repr; significant digits past the fifteenth
+are the float's noise (0.1 + 0.2 → 0.30000000000000004), never a printed figure."""
 
 
 def is_blank_mark(text: str | None) -> bool:
@@ -62,26 +62,40 @@ def is_blank_mark(text: str | None) -> bool:
     return len(compact) <= 3 and all(ch in _DASH_MARKS for ch in compact)
 
 
-def too_precise(text: str | None) -> bool:
-    """The number ``text`` prints has more than two decimals («0,013», «1 234,567»), which a
-    contract amount cannot hold: rounding it would silently change the figure. Float noise of
-    a workbook cell's repr («0.30000000000000004») is no printed decimal."""
+def parse_exact(text: str | None) -> Decimal | None:
+    """The number ``text`` prints, unrounded (float noise of a workbook cell's repr aside), or
+    None when it prints no number."""
     if text is None:
-        return False
+        return None
     compact = text.translate(_SPACES)
+    negative = False
     if compact.startswith("(") and compact.endswith(")"):
-        compact = compact[1:-1]
-    if compact[:1] in _MINUSES or compact[:1] == "+":
+        negative, compact = True, compact[1:-1]
+    if compact[:1] in _MINUSES:
+        negative, compact = True, compact[1:]
+    elif compact[:1] == "+":
         compact = compact[1:]
     digits = _plain_number(compact)
-    if digits is None or "." not in digits:
-        return False
+    if digits is None:
+        return None
     try:
         exact = Decimal(digits)
     except InvalidOperation:
+        return None
+    if len(digits.replace(".", "").lstrip("0")) > _FLOAT_DIGITS:
+        exact = exact.quantize(
+            Decimal(1).scaleb(exact.adjusted() - _FLOAT_DIGITS + 1), ROUND_HALF_UP, _AMOUNT_CONTEXT
+        )
+    return -exact if negative else exact
+
+
+def too_precise(text: str | None) -> bool:
+    """The number ``text`` prints has more than two decimals («0,013», «1 234,567»), which a
+    contract amount cannot hold: rounding it would silently change the figure. Float noise of
+    a workbook cell's repr («0.30000000000000004», «12345678.900000002») is no printed decimal."""
+    exact = parse_exact(text)
+    if exact is None:
         return False
-    if len(digits.split(".", 1)[1]) > _NOISE_PLACES:
-        exact = exact.quantize(_NOISE_DECIMALS, ROUND_HALF_UP, _AMOUNT_CONTEXT)
     return exact != exact.quantize(_CENT, ROUND_HALF_UP, _AMOUNT_CONTEXT)
 
 

@@ -23,6 +23,7 @@ from services.arm_statements import (
     build_document,
     is_blank_mark,
     parse_amount,
+    parse_exact,
     too_precise,
 )
 from services.arm_statements.forms import FormKind
@@ -224,3 +225,21 @@ def test_an_unknown_code_every_amount_of_which_a_holding_relation_counts_is_conf
     assert not _warnings(doc, "LINE_CODE_UNKNOWN")
     assert doc["lines"][1]["needs_review"] is False
     assert Decimal(doc["lines"][1]["values"][0]["amount"]) == 50
+
+
+def test_a_workbook_formula_in_thousands_keeps_its_rounded_amount() -> None:
+    """=B5/1000 stores 12345.678 (shown «12 346» by the number format): rounding it to kopecks
+    changes it by 0.002, immaterial, so the workbook's figure is taken as before; the same text
+    read by OCR (a misread separator as likely as a fraction) is not; 0.0133 per share is."""
+    workbook = _document("BALANCE", _line(1, "1150", "12345.678"), _line(2, "1170", "0.0133"))
+    assert [line["values"][0]["amount"] for line in workbook["lines"]] == ["12345.68", None]
+    assert [w["line_refs"] for w in _warnings(workbook, "VALUE_TOO_PRECISE")] == [["r2"]]
+    scanned = _document("BALANCE", _line(1, "1150", "12345.678"), ocr=True)
+    assert scanned["lines"][0]["values"][0]["amount"] is None
+
+
+def test_float_noise_is_no_printed_decimal() -> None:
+    assert not too_precise("12345678.900000002")  # a formula's sum: 17 significant digits
+    assert parse_exact("12345678.900000002") == Decimal("12345678.9")
+    assert parse_exact("(1 234,567)") == Decimal("-1234.567")
+    assert parse_exact("-") is None
