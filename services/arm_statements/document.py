@@ -50,6 +50,7 @@ from services.arm_statements.header_fields import HEADER_FIELDS
 from services.arm_statements.money import format_amount, parse_exact, too_precise
 from services.arm_statements.periods import PeriodKind, resolve_relative
 from services.arm_statements.recompute import CheckRule, RecomputeResult, recheck
+from services.arm_statements.text import fold
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 
 __all__ = [
@@ -320,10 +321,15 @@ def _too_precise(read: StatementRead, line: LineRead, value: ValueRead) -> bool:
     other figures when the change is material."""
     if not too_precise(value.text):
         return False
-    if read.from_ocr or line.code in _PER_SHARE or value.amount is None:
+    if read.from_ocr or _per_share(line) or value.amount is None:
         return True
     exact = parse_exact(value.text)
     return exact is None or abs(exact - value.amount) > _MATERIAL * abs(exact)
+
+
+def _per_share(line: LineRead) -> bool:
+    """2900 / 2910, or a line named «… на акцию» (the 67н form prints it under code 201)."""
+    return line.code in _PER_SHARE or (line.name is not None and "на акцию" in fold(line.name))
 
 
 def _exact(read: StatementRead) -> list[LineRead]:

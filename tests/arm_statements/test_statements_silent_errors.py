@@ -243,3 +243,23 @@ def test_float_noise_is_no_printed_decimal() -> None:
     assert parse_exact("12345678.900000002") == Decimal("12345678.9")
     assert parse_exact("(1 234,567)") == Decimal("-1234.567")
     assert parse_exact("-") is None
+
+
+def test_a_per_share_line_by_its_name_is_never_rounded() -> None:
+    """The 67н form prints «Базовая прибыль (убыток) на акцию» under code 201 (unreadable as a
+    66n code): 1.631 changes by 0.06 % when rounded, yet a per-share figure keeps every digit."""
+    legacy = LineRead(
+        2,
+        "r2",
+        "unreadable",
+        None,
+        "201",
+        0.0,
+        "Базовая прибыль (убыток) на акцию",
+        100,
+        (ValueRead(3, parse_amount("1.631"), "1.631", "1.631", 100, True),),
+        legacy_code=True,
+    )
+    doc = _document("INCOME", _line(1, "2110", "1 000"), legacy)
+    assert doc["lines"][1]["values"][0]["amount"] is None
+    assert [w["line_refs"] for w in _warnings(doc, "VALUE_TOO_PRECISE")] == [["r2"]]
