@@ -100,7 +100,15 @@ from services.arm_statements.header_fields import (
     units_for_okei,
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
-from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
+from services.arm_statements.money import (
+    format_amount,
+    format_money,
+    is_blank_mark,
+    parse_amount,
+    parse_exact,
+    parse_money,
+    too_precise,
+)
 from services.arm_statements.names import (
     match_line_name,
     match_target_use_name,
@@ -122,7 +130,7 @@ from services.arm_statements.recompute import (
     recompute,
 )
 from services.arm_statements.relations import Reading, Relation, RelationKind, Term, relations_for
-from services.arm_statements.text import fold
+from services.arm_statements.text import fold, is_page_furniture
 from services.arm_statements.variant import detect_form_variant
 from services.arm_statements.version import compute_statements_version
 from services.arm_statements.warnings import DocumentWarning, Severity, StatementWarning
@@ -204,6 +212,8 @@ __all__ = [
     "format_amount",
     "format_money",
     "inn_checksum_ok",
+    "is_blank_mark",
+    "is_page_furniture",
     "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
@@ -220,6 +230,7 @@ __all__ = [
     "osv_findings",
     "parent_code",
     "parse_amount",
+    "parse_exact",
     "parse_money",
     "parse_period_label",
     "print_order",
@@ -232,5 +243,6 @@ __all__ = [
     "statements_version",
     "target_use_line",
     "title_kind",
+    "too_precise",
     "units_for_okei",
 ]

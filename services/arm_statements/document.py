@@ -20,6 +20,14 @@ them into the contract's document and decides, the same way for both:
 - columns resolve relative labels against the report date; without a report date in the
   header the first dated column gives it (confidence ``FROM_COLUMNS``);
 - units «тыс. руб.» over amounts half of which carry kopecks are up for review (UNITS_DOUBTFUL);
+- a value printing more than two decimals («0,013» per share) gets no amount: its text is kept,
+  it needs review and VALUE_TOO_PRECISE names the line (rounding would change it silently);
+- a balance / ОФР line whose clean code its form does not print (no catalogue line of that
+  form, nor a break-down of one: «6011» read from an e-signature block) needs review with
+  LINE_CODE_UNKNOWN, unless a holding relation counts every amount of it (2115);
+- OCR reads only: a one- or two-digit value whose nearest amounts above and below in its column
+  are far larger, and that no holding relation covers, needs review (VALUE_SMALL_OUTLIER: a
+  blank cell's dash read as a digit looks exactly so);
 - the status is ``needs_check`` when a hard relation fails, a line or header field needs
   review, or a balance / ОФР has no line; otherwise ``done`` (a soft failure warns only).
 Warnings follow in a fixed order: the recogniser's own notes, columns, relations, NO_LINES,
@@ -30,17 +38,19 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any, Literal
 
+from services.arm_statements.catalogue import lookup_line, parent_code
 from services.arm_statements.checks import Checks
 from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
-from services.arm_statements.money import format_amount
+from services.arm_statements.money import format_amount, parse_exact, too_precise
 from services.arm_statements.periods import PeriodKind, resolve_relative
 from services.arm_statements.recompute import CheckRule, RecomputeResult, recheck
+from services.arm_statements.text import fold
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 
 __all__ = [
@@ -73,9 +83,12 @@ class ValueIssue(StrEnum):
     FORMULA = "formula"  # a formula without a stored value
     FOOTNOTE = "footnote"  # a footnote number was cut after a bracket; the amount is sure
     UNCERTAIN = "uncertain"  # an amount repaired from OCR text, or read with low confidence
+    TOO_PRECISE = "too_precise"  # more than two decimals printed: no amount, the text is kept
 
 
-_REVIEW_ISSUES = frozenset({ValueIssue.UNREADABLE, ValueIssue.FORMULA, ValueIssue.UNCERTAIN})
+_REVIEW_ISSUES = frozenset(
+    {ValueIssue.UNREADABLE, ValueIssue.FORMULA, ValueIssue.UNCERTAIN, ValueIssue.TOO_PRECISE}
+)
 
 
 class HeaderReview(StrEnum):
@@ -281,14 +294,102 @@ def _complete(lines: Sequence[LineRead]) -> bool:
 
 
 def _value_review(
-    line: LineRead, value: ValueRead, result: RecomputeResult, contradicted: set[tuple[str, int]]
+    line: LineRead,
+    value: ValueRead,
+    result: RecomputeResult,
+    contradicted: set[tuple[str, int]],
+    outliers: set[tuple[str, int]],
 ) -> bool:
     doubtful = (
         value.issue in _REVIEW_ISSUES
         or ((line.code_inferred or line.legacy_mapped) and value.amount is not None)
         or (line.code is not None and (line.code, value.column_index) in contradicted)
+        or (line.ref, value.column_index) in outliers
     )
     return doubtful and not result.is_covered(line.ref, value.column_index)
+
+
+_MATERIAL = Decimal("0.001")
+"""A workbook figure rounded to kopecks by less than this share of itself (a formula's
+12345.678 in thousands, shown «12 346») keeps its rounded amount, as the filer's number format
+shows it rounded; a larger change («0,013» → 0.01) never happens silently."""
+
+
+def _too_precise(read: StatementRead, line: LineRead, value: ValueRead) -> bool:
+    """More decimals than the contract holds, and rounding would change the figure: always for
+    OCR (a misread separator as likely as a fraction) and per-share lines, for a workbook's
+    other figures when the change is material."""
+    if not too_precise(value.text):
+        return False
+    if read.from_ocr or _per_share(line) or value.amount is None:
+        return True
+    exact = parse_exact(value.text)
+    return exact is None or abs(exact - value.amount) > _MATERIAL * abs(exact)
+
+
+def _per_share(line: LineRead) -> bool:
+    """2900 / 2910, or a line named «… на акцию» (the 67н form prints it under code 201)."""
+    return line.code in _PER_SHARE or (line.name is not None and "на акцию" in fold(line.name))
+
+
+def _exact(read: StatementRead) -> list[LineRead]:
+    """Lines whose values printing more than two decimals carry no amount (TOO_PRECISE): the
+    contract holds kopecks, so «0,013» per share would be rounded or scaled silently."""
+    out: list[LineRead] = []
+    for line in read.lines:
+        doubtful = [_too_precise(read, line, v) for v in line.values]
+        if not any(doubtful):
+            out.append(line)
+            continue
+        values = tuple(
+            replace(v, amount=None, issue=ValueIssue.TOO_PRECISE) if flag else v
+            for v, flag in zip(line.values, doubtful, strict=True)
+        )
+        out.append(replace(line, values=values))
+    return out
+
+
+def _form_prints(code: str, kind: FormKind) -> bool:
+    """A balance / ОФР prints its catalogue lines and five-digit break-downs of them."""
+    catalogue = lookup_line(parent_code(code) or code)
+    return catalogue is not None and catalogue.document_type == kind
+
+
+def _unknown(line: LineRead, kind: FormKind) -> bool:
+    """The line's code was printed (not inferred or mapped) but the form prints no such code."""
+    if line.status != "ok" or line.code is None or line.code_inferred or line.legacy_mapped:
+        return False
+    return line.code_unknown or (_is_statement(kind) and not _form_prints(line.code, kind))
+
+
+_SMALL = 100  # one or two digits
+_FAR = 100  # how many times larger the neighbours are
+_FLOOR = 1000  # and at least this
+
+
+def _small_outliers(read: StatementRead, lines: Sequence[LineRead]) -> set[tuple[str, int]]:
+    """(ref, column) of OCR values of one or two digits between far larger amounts of their
+    column (the nearest non-zero ones above and below, or the one that exists)."""
+    if not read.from_ocr:
+        return set()
+    by_column: dict[int, list[tuple[str, Decimal]]] = {}
+    for line in lines:
+        if line.code in _PER_SHARE:
+            continue
+        for value in line.values:
+            if value.amount is not None and value.amount != 0:
+                by_column.setdefault(value.column_index, []).append((line.ref, value.amount))
+    found: set[tuple[str, int]] = set()
+    for column, amounts in by_column.items():
+        for i, (ref, amount) in enumerate(amounts):
+            size = abs(amount)
+            if size >= _SMALL or amount != amount.to_integral_value():
+                continue
+            near = [abs(a) for _, a in amounts[max(i - 1, 0) : i] + amounts[i + 1 : i + 2]]
+            floor = max(Decimal(_FLOOR), _FAR * size)
+            if near and all(n >= floor for n in near):
+                found.add((ref, column))
+    return found
 
 
 def _contradicted(read: StatementRead, result: RecomputeResult) -> set[tuple[str, int]]:
@@ -330,12 +431,16 @@ def _lines_json(
     lines: Sequence[LineRead],
     repeats: set[str],
     result: RecomputeResult,
-    contradicted: set[tuple[str, int]],
+    doubts: tuple[set[tuple[str, int]], set[tuple[str, int]], set[str]],
 ) -> list[Json]:
+    contradicted, outliers, unknown = doubts
     out: list[Json] = []
     for line in lines:
         item = _line_json(line)
-        values = [_value_json(v, _value_review(line, v, result, contradicted)) for v in line.values]
+        values = [
+            _value_json(v, _value_review(line, v, result, contradicted, outliers))
+            for v in line.values
+        ]
         low_code = (
             line.status == "ok"
             and line.code_confidence is not None
@@ -346,7 +451,7 @@ def _lines_json(
             line.status in ("unreadable", "missing")
             or line.ref in repeats
             or low_code
-            or (line.status == "ok" and line.code_unknown and not _confirmed(line, result))
+            or line.ref in unknown
             or any(v["needs_review"] for v in values)
         )
         item["values"] = values
@@ -399,9 +504,28 @@ def _code_warnings(line: LineRead) -> list[DocumentWarning]:
     return []
 
 
-def _value_warning(value: Json, read: ValueRead, ref: str) -> DocumentWarning | None:
+def _line_label(line: LineRead) -> str:
+    return line.code or line.code_text or (f"«{line.name}»" if line.name else line.ref)
+
+
+def _value_warning(
+    value: Json, read: ValueRead, line: LineRead, outliers: set[tuple[str, int]]
+) -> DocumentWarning | None:
     column = value["column_index"]
-    if read.issue == ValueIssue.UNREADABLE:
+    if read.issue == ValueIssue.TOO_PRECISE:
+        code, message = (
+            StatementWarning.VALUE_TOO_PRECISE,
+            f"Строка {_line_label(line)}: значение «{read.text}» напечатано с точностью больше "
+            "двух знаков после запятой; сумма не выведена (округление изменило бы её), "
+            "проверьте значение",
+        )
+    elif (line.ref, column) in outliers and value["needs_review"]:
+        code, message = (
+            StatementWarning.VALUE_SMALL_OUTLIER,
+            f"Строка {_line_label(line)}: сумма {value['amount']} («{read.text}») намного меньше "
+            "соседних в колонке и не подтверждена соотношением; возможно, это прочерк",
+        )
+    elif read.issue == ValueIssue.UNREADABLE:
         code, message = (
             StatementWarning.VALUE_UNREADABLE,
             f"Значение не читается как сумма: «{read.text}»",
@@ -420,15 +544,28 @@ def _value_warning(value: Json, read: ValueRead, ref: str) -> DocumentWarning | 
         )
     else:
         return None
-    return DocumentWarning(code, message, (ref,), column_index=column)
+    return DocumentWarning(code, message, (line.ref,), column_index=column)
 
 
 def _line_warnings(
-    lines: Sequence[LineRead], items: list[Json], repeats: set[str]
+    lines: Sequence[LineRead],
+    items: list[Json],
+    repeats: set[str],
+    doubts: tuple[set[tuple[str, int]], set[str]],
 ) -> list[DocumentWarning]:
+    outliers, unknown = doubts
     out: list[DocumentWarning] = []
     for line, item in zip(lines, items, strict=True):
         out.extend(_code_warnings(line))
+        if line.ref in unknown:
+            out.append(
+                DocumentWarning(
+                    StatementWarning.LINE_CODE_UNKNOWN,
+                    f"Код {line.code} не печатается в этой форме (строка «{line.name or ''}»): "
+                    "возможно, он прочитан не из таблицы или с ошибкой; проверьте строку",
+                    (line.ref,),
+                )
+            )
         if line.ref in repeats:
             out.append(
                 DocumentWarning(
@@ -446,7 +583,7 @@ def _line_warnings(
                 )
             )
         for value, read in zip(item["values"], line.values, strict=True):
-            warning = _value_warning(value, read, line.ref)
+            warning = _value_warning(value, read, line, outliers)
             if warning is not None:
                 out.append(warning)
     return out
@@ -526,7 +663,7 @@ def build_document(read: StatementRead) -> Json:
     """The contract statementDocument of ``read``, by the rules in this module's docstring."""
     header = {name: read.header.get(name, HeaderRead()) for name in HEADER_FIELDS}
     warnings: list[DocumentWarning] = list(read.notes)
-    lines = read.lines
+    lines = _exact(read)
     columns: list[Json] = []
     if lines:
         columns = _columns_json(read.columns, _report_date(header, read.columns))
@@ -542,7 +679,11 @@ def build_document(read: StatementRead) -> Json:
     own_numbering = header["okud"].value in OWN_NUMBERING_OKUD
     rule = CheckRule(None if own_numbering else "detect", _complete(lines))
     result = recheck(skeleton, rule)
-    items = _lines_json(lines, repeats, result, _contradicted(read, result))
+    outliers = _small_outliers(read, lines)
+    unknown = {
+        line.ref for line in lines if _unknown(line, read.kind) and not _confirmed(line, result)
+    }
+    items = _lines_json(lines, repeats, result, (_contradicted(read, result), outliers, unknown))
     form_variant = result.form_variant if _is_statement(read.kind) else None
     if result.checks is not None:
         warnings.extend(_check_warnings(result.checks, refs))
@@ -559,7 +700,7 @@ def build_document(read: StatementRead) -> Json:
                 "Не удалось определить, полная это форма или упрощённая",
             )
         )
-    warnings.extend(_line_warnings(lines, items, repeats))
+    warnings.extend(_line_warnings(lines, items, repeats, (outliers, unknown)))
     warnings.extend(read.closing_notes)
     doubt = _units_doubt(header, lines)
     if doubt is not None:

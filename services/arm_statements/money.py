@@ -4,8 +4,10 @@
 (`0.1 + 0.2` → "0.30000000000000004" → 0.30) before rounding half-up to kopecks, and
 Russian-formatted texts from 1C/HTML exports and OCR: spaces (regular, NBSP, narrow NBSP, thin)
 between thousands, a comma decimal, negatives as "-1 234,00", "−1 234" or "(1 234)"; dashes and
-empty texts mean "no amount". ``format_amount`` writes it back. Both recognisers read amounts
-here, so an Excel cell and a scanned one give the same number for the same text.
+empty texts mean "no amount" (``is_blank_mark``). ``format_amount`` writes it back. Both
+recognisers read amounts here, so an Excel cell and a scanned one give the same number for the
+same text. ``too_precise`` says a printed number has more decimals than the contract's two
+(«0,013» per share): such a value is never rounded into an amount (``build_document``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,15 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 
-__all__ = ["format_amount", "format_money", "parse_amount", "parse_money"]
+__all__ = [
+    "format_amount",
+    "format_money",
+    "is_blank_mark",
+    "parse_amount",
+    "parse_exact",
+    "parse_money",
+    "too_precise",
+]
 
 _MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
 _CENT = Decimal("0.01")
@@ -26,8 +36,67 @@ MAX_AMOUNT = Decimal(10) ** 18
 _AMOUNT_CONTEXT = Context(prec=40)
 _SPACES = dict.fromkeys(map(ord, " \u00a0\u202f\u2009\u2007\t"), None)
 _MINUSES = "-\u2212\u2012\u2013"
-_EMPTY_MARKS = frozenset({"", "-", "—", "–", "\u2212", "(-)", "(—)", "(–)"})
 _NUMBER_CHARS = re.compile(r"[0-9.,]+")
+_DASH_MARKS = frozenset("-\u2010\u2011\u2012\u2013\u2014\u2015\u2212_")
+"""Hyphen, the dashes (figure, en, em, horizontal bar), minus and a low line: how forms print
+an empty cell."""
+_CROSS_MARKS = frozenset({"x", "х"})  # Latin and Cyrillic «х», any case
+_FLOAT_DIGITS = 15
+"""Binary floats are read through their shortest repr; significant digits past the fifteenth
+are the float's noise (0.1 + 0.2 → 0.30000000000000004), never a printed figure."""
+
+
+def is_blank_mark(text: str | None) -> bool:
+    """An empty cell as forms print it: nothing, a dash of any kind («-», «–», «—», «‒», «―»,
+    «−», up to three of them), the same in brackets («(-)», «( - )»), or a cross «x» / «х».
+
+    One rule for text layers, OCR and workbook cells, so a dash is never read as a figure.
+    """
+    if text is None:
+        return True
+    compact = text.translate(_SPACES).casefold()
+    if compact.startswith("(") and compact.endswith(")"):
+        compact = compact[1:-1]
+    if compact in _CROSS_MARKS or not compact:
+        return True
+    return len(compact) <= 3 and all(ch in _DASH_MARKS for ch in compact)
+
+
+def parse_exact(text: str | None) -> Decimal | None:
+    """The number ``text`` prints, unrounded (float noise of a workbook cell's repr aside), or
+    None when it prints no number."""
+    if text is None:
+        return None
+    compact = text.translate(_SPACES)
+    negative = False
+    if compact.startswith("(") and compact.endswith(")"):
+        negative, compact = True, compact[1:-1]
+    if compact[:1] in _MINUSES:
+        negative, compact = True, compact[1:]
+    elif compact[:1] == "+":
+        compact = compact[1:]
+    digits = _plain_number(compact)
+    if digits is None:
+        return None
+    try:
+        exact = Decimal(digits)
+    except InvalidOperation:
+        return None
+    if len(digits.replace(".", "").lstrip("0")) > _FLOAT_DIGITS:
+        exact = exact.quantize(
+            Decimal(1).scaleb(exact.adjusted() - _FLOAT_DIGITS + 1), ROUND_HALF_UP, _AMOUNT_CONTEXT
+        )
+    return -exact if negative else exact
+
+
+def too_precise(text: str | None) -> bool:
+    """The number ``text`` prints has more than two decimals («0,013», «1 234,567»), which a
+    contract amount cannot hold: rounding it would silently change the figure. Float noise of
+    a workbook cell's repr («0.30000000000000004», «12345678.900000002») is no printed decimal."""
+    exact = parse_exact(text)
+    if exact is None:
+        return False
+    return exact != exact.quantize(_CENT, ROUND_HALF_UP, _AMOUNT_CONTEXT)
 
 
 def format_money(amount: Decimal) -> str:
@@ -104,9 +173,9 @@ def _round(amount: Decimal) -> Decimal | None:
 
 
 def _parse_text(text: str) -> Decimal | None:
-    compact = text.translate(_SPACES)
-    if compact in _EMPTY_MARKS:
+    if is_blank_mark(text):
         return None
+    compact = text.translate(_SPACES)
     negative = False
     if compact.startswith("(") and compact.endswith(")"):
         negative, compact = True, compact[1:-1]

@@ -16,11 +16,10 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal
 
-from services.arm_statements.money import format_amount, parse_amount
+from services.arm_statements.money import format_amount, is_blank_mark, parse_amount
 
 __all__ = ["OcrAmount", "read_amount"]
 
-_EMPTY_MARKS = frozenset({"", "-", "—", "–", "\u2212", "(-)", "(—)", "(–)", "--", "———"})
 _LOOKALIKES = str.maketrans(
     {
         "l": "1",
@@ -83,7 +82,7 @@ def _normalise(text: str) -> str:
 def read_amount(text: str) -> OcrAmount:
     """Read one value cell's text; never raises."""
     printed = _normalise(text)
-    if printed.replace(" ", "") in _EMPTY_MARKS:
+    if is_blank_mark(printed):
         return OcrAmount(None, printed or None, clean=True)
     strict = parse_amount(printed)
     if strict is not None and (" " not in printed or _GROUPED.match(printed)):

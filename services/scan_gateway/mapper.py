@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.arm_statements import match_line_name, statements_version
+from services.arm_statements import is_page_furniture, match_line_name, statements_version
 from services.arm_statements.document import (
     REVIEW_BELOW,
     ColumnRead,
@@ -227,6 +227,8 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
         return None  # a section title or a blank row
     if code_text and _header_kind(code_text) == "code":
         return None  # a header repeated on the page
+    if is_page_furniture(" ".join(c.text for c in row.cells if c.text)):
+        return None  # a stamp or an e-signature block over the table: no line, whatever digits
     ref = f"p{table.page}:t{table.index}:r{row.index}"
     status: LineStatus = "ok"
     code: str | None = None

@@ -47,10 +47,21 @@ class SourceBook:
         """The cell's money value (a number, or a money text such as «(1 234,56)»)."""
         return parse_amount(self.sheets.get(sheet, {}).get((row, col)))
 
+    def row_texts(self, sheet: str, row: int) -> set[str]:
+        """What the row's cells print, numbers without a trailing «.0» (codes are numbers too)."""
+        cells = self.sheets.get(sheet, {})
+        return {_text(value) for (r, _), value in cells.items() if r == row}
+
     def row_amounts(self, sheet: str, row: int) -> list[Decimal]:
         cells = self.sheets.get(sheet, {})
         found = (parse_amount(value) for (r, _), value in cells.items() if r == row)
         return [amount for amount in found if amount is not None]
+
+
+def _text(value: object) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return " ".join(str(value).split())
 
 
 def cell_ref(ref: str) -> tuple[str, int, int]:

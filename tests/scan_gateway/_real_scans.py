@@ -5,7 +5,8 @@ date, units) and per document type the line codes with their values by column po
 balance: report date, previous year, the year before; an ОФР: current, previous; `null` where
 the form prints nothing or «-»). `score_file` runs a file through the real path — the local
 recogniser, the result-set parser and the mapper, i.e. what scan-gateway runs — and counts per
-value: right, wrong and not flagged (the failure that matters), wrong but flagged, missing.
+value: right, wrong and not flagged (the failure that matters), wrong but flagged, missing; an
+amount under a line code the page does not print (an invented line) is a wrong value too.
 
 The folder is found beside the repository (`../shared/samples/public`) or at
 `$ARM_SHARED_SAMPLES`; callers skip when it is absent.
@@ -164,4 +165,25 @@ def score_file(
                 else:
                     score.wrong_unflagged += 1
                     score.details.append(f"{where}: read {amount} UNFLAGGED, page: {want}")
+        _score_invented(score, kind, lines, got)
     return score
+
+
+def _score_invented(
+    score: FileScore,
+    kind: str,
+    lines: dict[str, Any],
+    got: dict[tuple[str, int], tuple[Decimal | None, bool]],
+) -> None:
+    """An amount under a line code the page does not print (an invented line: a stamp or an
+    e-signature block read as a row) is a wrong value, flagged or not (issue 26, class 8)."""
+    for (code, position), (amount, flagged) in sorted(got.items()):
+        if code in lines or amount in (None, 0):
+            continue
+        where = f"{kind} {code}[{position}]"
+        if flagged:
+            score.wrong_flagged += 1
+            score.details.append(f"{where}: read {amount} (flagged), no such line on the page")
+        else:
+            score.wrong_unflagged += 1
+            score.details.append(f"{where}: read {amount} UNFLAGGED, no such line on the page")

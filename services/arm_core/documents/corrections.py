@@ -34,7 +34,7 @@ from services.arm_core.db.models import Correction, CorrectionKind
 from services.arm_core.documents.read import load_document, normalised_document
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
-from services.arm_statements.money import format_amount, parse_amount
+from services.arm_statements.money import format_amount, parse_amount, too_precise
 from services.arm_statements.recompute import CheckRule, recheck
 
 __all__ = [
@@ -178,6 +178,13 @@ def _value(
 
 
 def _amount(text: str | None) -> str:
+    """The typed amount as a contract money string; refused when it is no amount, or when it
+    has more decimals than the contract holds («0,013» per share): never rounded silently."""
+    if too_precise(text):
+        raise InvalidCorrection(
+            f"«{text}» — больше двух знаков после запятой: сумма хранится с точностью до "
+            "копеек и не будет округлена; оставьте значение пустым и опишите его в комментарии"
+        )
     amount = parse_amount((text or "").strip())
     if amount is None:
         raise InvalidCorrection(

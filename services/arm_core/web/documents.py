@@ -33,7 +33,7 @@ from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_of
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import Sources
 from services.arm_core.web.views import StatementView, statement_view
-from services.arm_statements.money import format_amount, parse_amount
+from services.arm_statements.money import format_amount, parse_amount, too_precise
 
 __all__ = ["router"]
 
@@ -291,7 +291,7 @@ def _correction_request(
                 ),
                 None,
             )
-        typed = parse_amount((value or "").strip())
+        typed = None if too_precise(value) else parse_amount((value or "").strip())
         unchanged = current is not None and typed is not None and format_amount(typed) == current
         kind = CorrectionKind.CONFIRM.value if unchanged else CorrectionKind.VALUE.value
     try:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import json
 import shutil
+from dataclasses import replace
 from typing import Any
 
 from services.scan_gateway.errors import FileUnreadable, OcrUnavailable
@@ -151,6 +152,8 @@ def _ocr(
             for w in layer
         ]
         words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
+    stamp = prepared.stamp
+    words = [_under_stamp(_dash_for_digit(w, prepared.image), stamp) for w in words]
 
     def reread(
         x0: float, x1: float, top: float, bottom: float, code: bool
@@ -165,9 +168,69 @@ def _ocr(
             found = _tesseract(crop, tesseract_cmd, config.replace("--psm 7", "--psm 13"))
         if not found:
             return None
-        return " ".join(w.text for w in found), min(w.confidence for w in found)
+        confidence = min(w.confidence for w in found)
+        if _stamp_share(stamp, box) >= _STAMP_OVERLAP:
+            confidence = min(confidence, _UNDER_STAMP)
+        return " ".join(w.text for w in found), confidence
 
     return layout_page(words, page, prepared.rules, prepared.hrules, reread)
+
+
+_STAMP_OVERLAP = 0.08  # of a word's box covered by coloured ink
+_UNDER_STAMP = 40.0
+"""The confidence of a word a stamp or signature overlaps: under the review threshold (80), so
+its value is up for review unless a holding relation vouches for it (blank cells the stamp
+gives digits to, figures half hidden under it)."""
+
+
+def _stamp_share(stamp: Any, box: tuple[int, int, int, int]) -> float:
+    """The share of the box (x0, top, x1, bottom) that coloured ink covers; 0 without a mask."""
+    if stamp is None:
+        return 0.0
+    x0, top, x1, bottom = box
+    patch = stamp[max(top, 0) : max(bottom, 0), max(x0, 0) : max(x1, 0)]
+    return float(patch.mean()) / 255 if patch.size else 0.0
+
+
+def _under_stamp(word: PlacedWord, stamp: Any) -> PlacedWord:
+    box = (int(word.x0), int(word.top), int(word.x1) + 1, int(word.bottom) + 1)
+    if _stamp_share(stamp, box) < _STAMP_OVERLAP:
+        return word
+    return replace(word, confidence=min(word.confidence, _UNDER_STAMP))
+
+
+_DASH_ASPECT = 2.5
+"""A dash's ink is this many times wider than tall, or more; no digit's glyph (nor two touching
+ones) is: «1» and «7» are taller than wide, «22» about square."""
+
+
+def _dash_for_digit(word: PlacedWord, image: Any) -> PlacedWord:
+    """A one- or two-digit word whose ink is one flat horizontal stroke is a dash OCR read as
+    «2», «5» or «7» (a blank cell of a 200-dpi office scan): it reads «-», never a figure."""
+    if not (word.text.isdigit() and len(word.text) <= 2):
+        return word
+    pad = 2
+    box = (int(word.x0) - pad, int(word.top) - pad, int(word.x1) + pad, int(word.bottom) + pad)
+    if _is_stroke(image.crop((max(box[0], 0), max(box[1], 0), box[2], box[3]))):
+        return replace(word, text="-")
+    return word
+
+
+def _is_stroke(crop: Any) -> bool:
+    """The crop's ink is one connected, flat, wide stroke (a dash), not a digit's glyph."""
+    import cv2
+    import numpy as np
+
+    gray = np.asarray(crop.convert("L"))
+    if gray.size == 0:
+        return False
+    ink = (gray < 128).astype(np.uint8)  # mid-grey splits ink from paper
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    blobs = [stats[i] for i in range(1, count) if stats[i][cv2.CC_STAT_AREA] > 2]
+    if len(blobs) != 1:
+        return False
+    width, height = blobs[0][cv2.CC_STAT_WIDTH], blobs[0][cv2.CC_STAT_HEIGHT]
+    return bool(width >= _DASH_ASPECT * height)
 
 
 def _overlaps(a: PlacedWord, b: PlacedWord) -> bool:

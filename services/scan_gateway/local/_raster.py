@@ -10,7 +10,10 @@ digit as noise and a vertical rule as «|», which glues the numbers of neighbou
 - deskewed by the angle that makes its row profile sharpest (±3°, on a reduced copy);
 - stripped of its ruling lines: long horizontal and vertical runs found by morphological
   opening are painted white, and the vertical ones are returned with their extents, so the
-  layout can put each word into the cell it sits in (`Rule`).
+  layout can put each word into the cell it sits in (`Rule`);
+- and its coloured ink (a stamp, a signature in blue or violet: saturated pixels of a colour
+  page) is kept as a mask through the same warp, scale and rotation (`Prepared.stamp`), so the
+  words it overlaps can be put up for review.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ class Prepared:
     hrules: tuple[HRule, ...]
     scale: float
     angle: float
+    stamp: Any = None
+    """Coloured ink (uint8, 255 where a stamp or signature prints) in the prepared image's
+    pixels; None for a grey page or one without coloured ink."""
 
 
 def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
@@ -64,25 +70,64 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
     from PIL import Image
 
     gray = np.asarray(image.convert("L"))
-    if deskew:
-        gray = _flatten_photo(gray)
+    stamp = _coloured_ink(image)
+    if deskew and (warp := _flatten_transform(gray)) is not None:
+        matrix, size = warp
+        gray = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_CUBIC, borderValue=255)
+        if stamp is not None:
+            stamp = cv2.warpPerspective(stamp, matrix, size, flags=cv2.INTER_NEAREST)
     height, width = gray.shape
     scale = 1.0
     if max(height, width) < _MIN_LONG_SIDE:
         scale = min(_WORK_LONG_SIDE / max(height, width), _MAX_UPSCALE)
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+        if stamp is not None:
+            size = (gray.shape[1], gray.shape[0])
+            stamp = cv2.resize(stamp, size, interpolation=cv2.INTER_NEAREST)
     angle = _skew_angle(gray) if deskew else 0.0
     if abs(angle) >= _SKEW_STEP / 2:
         gray = _rotate(gray, angle)
+        if stamp is not None:
+            stamp = _rotate(stamp, angle, border=0)
     cleaned, rules, hrules = _remove_rules(gray)
-    return Prepared(Image.fromarray(cleaned), rules, hrules, scale, angle)
+    return Prepared(Image.fromarray(cleaned), rules, hrules, scale, angle, stamp)
+
+
+_STAMP_SATURATION = 90  # of 255: black, grey and paper are far below, blue / violet ink above
+_STAMP_SHARE = 0.0005  # of the page: fewer coloured pixels are specks, no stamp
+
+
+def _coloured_ink(image: Any) -> Any:
+    """Saturated, not too light pixels of a colour page (255), or None when there are none."""
+    import cv2
+    import numpy as np
+
+    if image.mode not in ("RGB", "RGBA", "P", "CMYK"):
+        return None
+    hsv = cv2.cvtColor(np.asarray(image.convert("RGB")), cv2.COLOR_RGB2HSV)
+    ink = (hsv[:, :, 1] > _STAMP_SATURATION) & (hsv[:, :, 2] > 40) & (hsv[:, :, 2] < 245)
+    if ink.mean() < _STAMP_SHARE:
+        return None
+    return np.where(ink, 255, 0).astype(np.uint8)
 
 
 def _flatten_photo(gray: Any) -> Any:
     """A phone photo of a page (the sheet lighter than the table around it, seen at an angle)
     warped back to an upright rectangle; a scan, where the sheet fills the image, is returned
-    as it is. The sheet is the largest light region whose outline is a quadrilateral covering
-    a fifth of the image or more."""
+    as it is."""
+    import cv2
+
+    warp = _flatten_transform(gray)
+    if warp is None:
+        return gray
+    matrix, size = warp
+    return cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_CUBIC, borderValue=255)
+
+
+def _flatten_transform(gray: Any) -> tuple[Any, tuple[int, int]] | None:
+    """The perspective matrix and size that flatten a photographed sheet, None for a scan.
+    The sheet is the largest light region whose outline is a quadrilateral covering a fifth
+    of the image or more."""
     import cv2
     import numpy as np
 
@@ -94,14 +139,14 @@ def _flatten_photo(gray: Any) -> Any:
     light = cv2.morphologyEx(light, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
     contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
-        return gray
+        return None
     sheet = max(contours, key=cv2.contourArea)
     area = cv2.contourArea(sheet)
     if area < 0.2 * small.size or area > 0.93 * small.size:
-        return gray  # no sheet, or the sheet is the whole image (a scan)
+        return None  # no sheet, or the sheet is the whole image (a scan)
     quad = cv2.approxPolyDP(sheet, 0.02 * cv2.arcLength(sheet, True), True)
     if len(quad) != 4 or not cv2.isContourConvex(quad):
-        return gray
+        return None
     corners = _ordered(quad.reshape(4, 2).astype(np.float32) / factor)
     top_left, top_right, bottom_right, bottom_left = corners
     out_w = int(
@@ -113,8 +158,7 @@ def _flatten_photo(gray: Any) -> Any:
     target = np.array(
         [[0, 0], [out_w - 1, 0], [out_w - 1, out_h - 1], [0, out_h - 1]], dtype=np.float32
     )
-    matrix = cv2.getPerspectiveTransform(corners, target)
-    return cv2.warpPerspective(gray, matrix, (out_w, out_h), flags=cv2.INTER_CUBIC, borderValue=255)
+    return cv2.getPerspectiveTransform(corners, target), (out_w, out_h)
 
 
 def _ordered(points: Any) -> Any:

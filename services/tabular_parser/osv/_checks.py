@@ -8,7 +8,9 @@
    Итого leaves the off-balance accounts out); with «Итого по активу» / «Итого по пассиву»
    each sums the top-level rows of its own section;
 4. DEBIT_EQUALS_CREDIT (full ОСВ only): Σ top-level balance accounts has СНД = СНК, ОбД = ОбК,
-   СКД = СКК; off-balance accounts are single-entry and left out.
+   СКД = СКК; off-balance accounts are single-entry and left out. It needs no «Итого» row: a
+   flat export without one (issue 26) is still checked, the failure pointing at the last
+   top-level row.
 """
 
 from __future__ import annotations
@@ -92,18 +94,24 @@ def run_checks(
     if total is not None:
         segment = segment_balance if full else None
         _total_sum(total, entries[total], segment_all, segment, failures)
-    if full and total is not None:
+    anchor = total if total is not None else _last_top(entries)
+    if full and anchor is not None:
         for column, d in _PAIRS:
             if top_balance[d] != top_balance[d + 1]:
                 failures.append(
                     Failure(
-                        "DEBIT_EQUALS_CREDIT", total, column, top_balance[d], top_balance[d + 1]
+                        "DEBIT_EQUALS_CREDIT", anchor, column, top_balance[d], top_balance[d + 1]
                     )
                 )
     if any(entry.rounded for entry in entries):
         failures = _beyond_rounding(failures, entries)
     failures.sort(key=lambda f: f.entry)
     return failures
+
+
+def _last_top(entries: list[Entry]) -> int | None:
+    """The last top-level row: where a debit-equals-credit failure points without a total."""
+    return next((i for i in range(len(entries) - 1, -1, -1) if entries[i].parent < 0), None)
 
 
 def _beyond_rounding(failures: list[Failure], entries: list[Entry]) -> list[Failure]:

@@ -34,15 +34,26 @@ __all__ = ["SUM_FIELDS", "Column", "Layout", "find_layout", "layout_at"]
 
 SUM_FIELDS = OSV_SUM_FIELDS  # the contract row's six sums, in its order
 _GROUPS = (
-    re.compile(r"сальдо\s+на\s+начало|начальн\w*\s+сальдо|входящ\w*\s+сальдо", re.IGNORECASE),
+    re.compile(
+        r"сальдо\s+на\s+начало|начальн\w*\s+сальдо|входящ\w*\s+сальдо|сальдо\s+(?:начальн|входящ)",
+        re.IGNORECASE,
+    ),
     re.compile(r"оборот", re.IGNORECASE),
-    re.compile(r"сальдо\s+на\s+конец|конечн\w*\s+сальдо|исходящ\w*\s+сальдо", re.IGNORECASE),
+    re.compile(
+        r"сальдо\s+на\s+конец|конечн\w*\s+сальдо|исходящ\w*\s+сальдо|сальдо\s+(?:конечн|исходящ)",
+        re.IGNORECASE,
+    ),
 )
 _DEBIT = ("дебет", "дт", "актив")
 _CREDIT = ("кредит", "кт", "пассив")
 # One header row with the six sums: the group of each, and its side.
-_OPENING = re.compile(r"сальдо\s+на\s+начало|нач\w*\.?\s*сальдо|входящ\w*\s+сальдо", re.I)
-_CLOSING = re.compile(r"сальдо\s+на\s+конец|кон\w*\.?\s*сальдо|исходящ\w*\s+сальдо", re.I)
+# «Сальдо начальное Дт» (a flat 1C export) names its group after the word «сальдо».
+_OPENING = re.compile(
+    r"сальдо\s+на\s+начало|нач\w*\.?\s*сальдо|входящ\w*\s+сальдо|сальдо\s+(?:нач|входящ)", re.I
+)
+_CLOSING = re.compile(
+    r"сальдо\s+на\s+конец|кон\w*\.?\s*сальдо|исходящ\w*\s+сальдо|сальдо\s+(?:кон|исходящ)", re.I
+)
 _TURNOVER = re.compile(r"оборот", re.IGNORECASE)
 _DEBIT_WORD = re.compile(r"(?<!\w)(?:дт|деб\w*)(?!\w)", re.IGNORECASE)
 _CREDIT_WORD = re.compile(r"(?<!\w)(?:кт|кред\w*)(?!\w)", re.IGNORECASE)
@@ -144,10 +155,33 @@ def _layout_at(sheet: Sheet, row: int, groups: list[int]) -> Layout | None:
             search_ends.append(groups[g + 1] - 1)
         else:
             search_ends.append(col + _SUBHEADER_DEPTH)
+    unmerged = all(end is None for end in merged_ends)
     for sub in range(row + 1, min(row + 1 + _SUBHEADER_DEPTH, len(sheet.rows))):
         pairs = _debit_credit(sheet.rows[sub], groups, search_ends)
+        if pairs is None and unmerged:
+            pairs = _pairs_by_position(sheet.rows[sub], groups[0])
         if pairs is not None:
             return _build(sheet, row, sub, groups, merged_ends, pairs, covering)
+    return None
+
+
+def _pairs_by_position(cells: list[CellValue], start: int) -> list[tuple[int, int]] | None:
+    """Group titles in consecutive unmerged cells (a 1C ОСВ pasted into XLS) over a full
+    Дебет | Кредит row: the n-th title owns the n-th pair from its first column on, so the
+    titles attach to their pairs by position, not by the merge Excel lost."""
+    pairs: list[tuple[int, int]] = []
+    debit: int | None = None
+    for col in range(start, len(cells)):
+        text = cell_text(cells[col]).lower()
+        if text.startswith(_DEBIT) and debit is None:
+            debit = col
+        elif text.startswith(_CREDIT) and debit is not None:
+            pairs.append((debit, col))
+            debit = None
+        elif text and debit is not None:
+            return None  # a debit not followed by its credit: no pair row
+        if len(pairs) == len(_GROUPS):
+            return pairs
     return None
 
 

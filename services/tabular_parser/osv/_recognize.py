@@ -268,9 +268,13 @@ def _warnings(
         text = f": {title.period_text!r}" if title.period_text else " in the title block"
         issues.append(Issue("OSV_PERIOD_UNRECOGNIZED", f"no period recognised{text}"))
     if body.total is None:
-        issues.append(
-            Issue("OSV_NO_TOTAL", "no «Итого» row: TOTAL_SUM and DEBIT_EQUALS_CREDIT not checked")
+        full = title.account is None and not title.filtered
+        checked = (
+            "DEBIT_EQUALS_CREDIT checked over the top-level accounts"
+            if full
+            else "only ROW_BALANCE and CHILDREN_SUM apply"
         )
+        issues.append(Issue("OSV_NO_TOTAL", f"no «Итого» row: TOTAL_SUM not checked; {checked}"))
     if title.filtered and title.account is None:
         issues.append(
             Issue(

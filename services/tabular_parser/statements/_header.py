@@ -232,8 +232,10 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
         elif codes:
             _set(read, "okopf" if "окопф" in s else "okfs", _code_field(codes[0]))
     elif "по океи" in s or s == "океи":
-        if first:
-            _set(read, "okei", _code_field(first, length=3))
+        own = code_digits(s.split("океи", 1)[1])
+        if own or first:
+            _set(read, "okei", _code_field(own or first, length=3))
+        _units_before_okei(read, text)
     elif s.startswith("единица измерения"):
         raw = _remainder(text, re.compile(r"единица измерения", re.IGNORECASE)) or first
         if raw:
@@ -251,6 +253,16 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
             raw = first
         if raw:
             _set(read, "organization_name", HeaderField(raw, raw, LABELLED))
+
+
+def _units_before_okei(read: HeaderRead, text: str) -> None:
+    """Units printed in the codes column before their code («в тыс. рублей по ОКЕИ 384»,
+    «Единица измерения: в тыс. руб. по ОКЕИ»): the words before «по ОКЕИ» are the units."""
+    before = re.split(r"(?i)\bпо\s+океи", text, maxsplit=1)[0]
+    raw = _remainder(before, re.compile(r"единица измерения", re.IGNORECASE)) or before
+    raw = raw.strip(" :,;")
+    if raw and (units := normalize_units(raw)) is not None:
+        _set(read, "units", HeaderField(units, raw, LABELLED))
 
 
 def _read_unlabelled(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) -> None:

@@ -19,6 +19,7 @@ from decimal import Decimal
 from services.arm_statements import (
     FormVariant,
     fold,
+    is_blank_mark,
     legacy_income_line,
     match_line_name,
     match_target_use_name,
@@ -39,7 +40,6 @@ BY_NAME = 90.0
 
 _CODE = re.compile(r"^\d{4,5}$")
 _LEGACY = re.compile(r"^\d{3}$")
-_EMPTY_MARKS = frozenset({"", "-", "—", "–", "−", "(-)", "(—)", "(–)", "()", "x", "х"})
 _BRACKET_FOOTNOTE = re.compile(r"^(\(.*\))\s*(\d{1,2})$")
 
 
@@ -101,8 +101,7 @@ def _read_value(sheet: Sheet, row: int, column: ValueColumn) -> _Cell:
     issue: ValueIssue | None = None
     if _BRACKET_FOOTNOTE.match(raw.replace(" ", "")):
         shown, issue = raw[: raw.rindex(")") + 1], ValueIssue.FOOTNOTE
-    compact = "".join(shown.split()).lower()
-    if compact in _EMPTY_MARKS:
+    if is_blank_mark(shown):
         return _cell(col, None, shown, raw, CLEAN)
     amount = parse_amount(shown)
     if amount is None:
@@ -160,9 +159,7 @@ def _has_values(values: list[_Cell]) -> bool:
 
 def _has_figures(values: list[_Cell]) -> bool:
     """Some value prints more than an empty mark: a section row «Раздел I | Х | Х» is no line."""
-    return any(
-        v.text is not None and "".join(v.text.split()).lower() not in _EMPTY_MARKS for v in values
-    )
+    return any(not is_blank_mark(v.text) for v in values)
 
 
 @dataclass(slots=True)

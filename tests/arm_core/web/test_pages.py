@@ -234,6 +234,27 @@ async def test_a_correction_that_is_not_an_amount_is_refused_with_the_reason(
     assert (await _corrected(client, income.document_id))["corrections"] == []
 
 
+async def test_an_amount_finer_than_kopecks_is_refused_never_rounded(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """«0,013» (a per-share figure) cannot be held by a money string: refused with the reason
+    on the page (typed as «auto» too, never taken as confirming a rounded 0.01) and the API."""
+    for kind in ("auto", "value"):
+        response = await client.post(
+            f"{income.page}/corrections",
+            data={"kind": kind, "line": DOUBTFUL_LINE, "column": COLUMN, "value": "0,013"},
+        )
+        assert response.status_code == 422
+        assert "«0,013» — больше двух знаков после запятой" in response.text
+    api = await client.post(
+        f"/api/v1/documents/{income.document_id}/corrections",
+        json={"kind": "value", "line": DOUBTFUL_LINE, "column_index": COLUMN, "value": "0.013"},
+    )
+    assert api.status_code == 422
+    assert api.json()["type"] == "urn:arm-ka:problem:invalid-correction"
+    assert (await _corrected(client, income.document_id))["corrections"] == []
+
+
 async def test_unknown_line_column_or_field_is_refused(
     client: httpx.AsyncClient, income: Recognised
 ) -> None:

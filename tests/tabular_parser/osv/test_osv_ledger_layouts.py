@@ -103,7 +103,8 @@ def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> 
     """Balances by side (Актив → debit, Пассив → credit) under a «Б/сч» column of 4-digit
     accounts; the unbalanced account 1011 is a ROW_BALANCE failure (needs_check), nothing is
     forced to pass; sums with fractions of a kopeck are rounded and say so, and a row whose
-    only difference is that rounding (1030) is no failure."""
+    only difference is that rounding (1030) is no failure. Without an «Итого» row the
+    top-level accounts are still checked debit against credit: these few do not balance."""
     document = _only_document(write_xlsx([bank_turnover_statement()]))
 
     assert document["header"]["title"] == "Оборотная ведомость по балансовым счетам"
@@ -115,8 +116,11 @@ def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> 
         "2000",
     )
     assert document["status"] == "needs_check"
-    assert [(f["check"], f["ref"]) for f in document["checks"]["failed"]] == [
-        ("ROW_BALANCE", "Sheet1!A9")
+    assert [(f["check"], f["ref"], f["column"]) for f in document["checks"]["failed"]] == [
+        ("ROW_BALANCE", "Sheet1!A9", "closing_balance"),
+        ("DEBIT_EQUALS_CREDIT", "Sheet1!A11", "opening"),
+        ("DEBIT_EQUALS_CREDIT", "Sheet1!A11", "turnover"),
+        ("DEBIT_EQUALS_CREDIT", "Sheet1!A11", "closing"),
     ]
     rounded = [w for w in document["warnings"] if w["code"] == "OSV_VALUE_ROUNDED"]
     assert len(rounded) == 1
