@@ -199,3 +199,27 @@ async def test_forms_of_one_date_are_held_against_each_other_apart_from_disagree
     fixed = found[("osv-balance", "1150")]
     assert (fixed["expected"], fixed["actual"], fixed["agrees"]) == ("500", "45300", False)
     assert fixed["basis"] == "Дт 01 − Кт 02"
+
+
+async def test_a_deleted_file_leaves_the_dossier(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """Deleting the file of 2023's balance takes its document, and the disagreement it caused,
+    out of the dossier."""
+    wrong_cash = shifted(last_year(), {"1250": (4650, 3870, 3870)})
+    this, last = await upload(
+        app,
+        client,
+        sessions,
+        [
+            ("b-2024.xlsx", balance_xlsx(2024, BALANCE)),
+            ("b-2023.xlsx", balance_xlsx(2023, wrong_cash)),
+        ],
+    )
+    before = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert len(before["disagreements"]) == 1
+    deleted = await client.delete(f"/api/v1/files/{last.file_id}")
+    assert deleted.status_code == 200, deleted.text
+    after = await json_of(client, f"/api/v1/organizations/{ORG_INN}/dossier")
+    assert [d["id"] for d in after["documents"]] == [str(this.document_id)]
+    assert after["disagreements"] == []
