@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased, selectinload
 
 from services.arm_core.db.documents import Document, DocumentGlance
 from services.arm_core.db.models import JobStatus, RecognitionJob, StoredFile
-from services.arm_core.documents.glance import refresh_glances
+from services.arm_core.documents.glance import Glanced, glance_documents, refresh_glances
 
 __all__ = [
     "FAILED_STATUSES",
@@ -27,6 +27,7 @@ __all__ = [
     "FileOrder",
     "Paging",
     "file_with_jobs",
+    "files_glances",
     "latest_result",
     "query_files",
     "query_jobs",
@@ -168,6 +169,18 @@ async def query_files(
         )
         return await Paging(limit, offset).fetch(session, query, rank, *newest)
     return await Paging(limit, offset).fetch(session, query, *newest)
+
+
+async def files_glances(
+    session: AsyncSession, files: Sequence[StoredFile]
+) -> dict[uuid.UUID, list[Glanced]]:
+    """The latest result's documents of each file at a glance, in one query for all; `files`
+    loaded with their jobs."""
+    results = [job.id for job in map(latest_result, files) if job is not None]
+    by_file: dict[uuid.UUID, list[Glanced]] = {}
+    for glanced in await glance_documents(session, results):
+        by_file.setdefault(glanced.document.file_id, []).append(glanced)
+    return by_file
 
 
 async def query_jobs(

@@ -7,6 +7,7 @@ analyst sends on never name the same thing differently.
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal, InvalidOperation
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "STATUS_NAMES",
     "document_name",
     "money",
+    "ru_date",
 ]
 
 STATUS_NAMES: dict[str, str] = {
@@ -80,3 +82,15 @@ def money(amount: object) -> str:
         return str(amount)
     text = f"{abs(value):,}".replace(",", "\u202f").replace(".", ",")
     return f"−{text}" if value < 0 else text
+
+
+def ru_date(value: object) -> str:
+    """An ISO date (or datetime) as people read it, 31.12.2024; anything else as it is."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, dt.date):
+        return value.strftime("%d.%m.%Y")
+    try:
+        return dt.date.fromisoformat(str(value)).strftime("%d.%m.%Y")
+    except ValueError:
+        return str(value)

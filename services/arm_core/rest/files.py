@@ -6,18 +6,16 @@ Each route has one tag and lists only the problem types it can answer (problem_t
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, File, Query, Request, Response, UploadFile
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core.db.models import StoredFile
-from services.arm_core.documents.glance import Glanced, glance_documents
 from services.arm_core.documents.listing import (
     FileOrder,
     file_with_jobs,
-    latest_result,
+    files_glances,
     query_files,
 )
 from services.arm_core.exceptions import NotFound
@@ -164,20 +162,9 @@ async def list_files(
             needs_attention=needs_attention,
             order=order,
         )
-        documents = await _glances(session, files)
+        documents = await files_glances(session, files)
     items = [FileOut.of(f, list(f.jobs), documents.get(f.id, ())) for f in files]
     return FilePage(items=items, total=total, limit=page.limit, offset=page.offset)
-
-
-async def _glances(
-    session: AsyncSession, files: Sequence[StoredFile]
-) -> dict[uuid.UUID, list[Glanced]]:
-    """The latest result's documents of each file at a glance (one query for all)."""
-    results = [job.id for job in map(latest_result, files) if job is not None]
-    by_file: dict[uuid.UUID, list[Glanced]] = {}
-    for glanced in await glance_documents(session, results):
-        by_file.setdefault(glanced.document.file_id, []).append(glanced)
-    return by_file
 
 
 @_read("/files/{file_id}", FileOut, "files")
@@ -187,7 +174,7 @@ async def get_file(deps: Deps, file_id: uuid.UUID) -> FileOut:
         stored = await file_with_jobs(session, file_id)
         if stored is None:
             raise NotFound("file", file_id)
-        documents = await _glances(session, [stored])
+        documents = await files_glances(session, [stored])
     return FileOut.of(stored, list(stored.jobs), documents.get(file_id, ()))
 
 

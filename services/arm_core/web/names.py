@@ -10,6 +10,7 @@ from services.arm_core.documents.words import (
     STATUS_NAMES,
     document_name,
     money,
+    ru_date,
 )
 
 __all__ = [
@@ -20,4 +21,5 @@ __all__ = [
     "STATUS_NAMES",
     "document_name",
     "money",
+    "ru_date",
 ]

@@ -115,7 +115,10 @@ async def test_the_files_page_answers_htmx_with_its_table_alone(
         assert {"HX-Request", "HX-Target"} <= {
             v.strip() for v in response.headers["Vary"].split(",")
         }
-    assert 'hx-get="/ui/files?status=needs_check&offset=0"' in table.text
+    assert (
+        'hx-get="/ui/files?status=needs_check&amp;attention=&amp;order=attention&amp;offset=0"'
+        in table.text
+    )
 
 
 async def test_an_unsupported_upload_gets_a_readable_message_not_a_trace(
