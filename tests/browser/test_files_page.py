@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from playwright.async_api import Browser, FilePayload, Locator, Page, expect
+from playwright.async_api import FilePayload, Locator, Page, expect
 
 from services.devstack import LocalStack
 from services.devstack._samples import ORG_INN, ORG_NAME, income_sheet
@@ -18,19 +17,6 @@ from tests.arm_core.web._doubtful import doubtful_income_xlsx
 from tests.builders import write_xlsx
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.browser]
-
-WAIT_MS = 60_000
-
-
-@pytest.fixture
-async def page(browser: Browser, stack: LocalStack) -> AsyncIterator[Page]:
-    context = await browser.new_context(base_url=stack.core_url)
-    page = await context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    try:
-        yield page
-    finally:
-        await context.close()
 
 
 async def _upload(page: Page, name: str, data: bytes, status: str) -> Locator:
