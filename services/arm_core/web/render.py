@@ -15,6 +15,7 @@ from services.arm_core.web.names import (
     LINE_STATUSES,
     REVIEW_STATES,
     STATUS_NAMES,
+    correction_what,
     document_name,
     money,
     ru_date,
@@ -38,6 +39,7 @@ def build_templates() -> Jinja2Templates:
         LINE_STATUSES=LINE_STATUSES,
         REVIEW_STATES=REVIEW_STATES,
         document_name=document_name,
+        correction_what=correction_what,
     )
     return templates
 

@@ -444,3 +444,23 @@ async def test_a_scan_value_shows_its_page_rendered_from_the_stored_pdf(
         assert png.height > 100
     missing = await client.get(f"/ui/files/{scan.file_id}/pages/9.png")
     assert missing.status_code == 404
+
+
+async def test_the_pages_speak_russian_form_variants_lines_and_amounts(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """«ОФР (полная)», never «(full)»; the corrections log names the line by code and name
+    and the column by its label, never by 0-based indexes; amounts with a decimal comma."""
+    page = await _page(client, income.page)
+    assert "ОФР (полная)" in page and "(full)" not in page
+    listing = await _page(client, f"/ui/files/{income.file_id}")
+    assert "ОФР (полная)" in listing and "(full)" not in listing
+    await client.post(
+        f"/api/v1/documents/{income.document_id}/corrections",
+        json={"kind": "value", "line": DOUBTFUL_LINE, "column_index": COLUMN, "value": "-1234,5"},
+    )
+    page = await _page(client, income.page)
+    log = page[page.index('id="corrections"') :]
+    assert "сумма: 2120 Себестоимость продаж, " in log
+    assert "строка 1" not in log and "колонка" not in log and "value," not in log
+    assert "−1\u202f234,50" in log
