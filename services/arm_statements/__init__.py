@@ -100,7 +100,13 @@ from services.arm_statements.header_fields import (
     units_for_okei,
 )
 from services.arm_statements.line import DocumentType, FormVariant, Line, LineForm, Standard
-from services.arm_statements.money import format_amount, format_money, parse_amount, parse_money
+from services.arm_statements.money import (
+    format_amount,
+    format_money,
+    parse_amount,
+    parse_money,
+    show_amount,
+)
 from services.arm_statements.names import (
     match_line_name,
     match_target_use_name,
@@ -229,6 +235,7 @@ __all__ = [
     "relations_for",
     "report_date_in_texts",
     "resolve_relative",
+    "show_amount",
     "statements_version",
     "target_use_line",
     "title_kind",

@@ -14,7 +14,7 @@ import math
 import re
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 
-__all__ = ["format_amount", "format_money", "parse_amount", "parse_money"]
+__all__ = ["format_amount", "format_money", "parse_amount", "parse_money", "show_amount"]
 
 _MONEY = re.compile(r"^-?\d+(\.\d{1,2})?$")
 _CENT = Decimal("0.01")
@@ -151,3 +151,16 @@ def _ungroup(text: str, separator: str) -> str | None:
     if not 1 <= len(groups[0]) <= 3 or any(len(group) != 3 for group in groups[1:]):
         return None
     return "".join(groups)
+
+
+def show_amount(amount: object) -> str:
+    """An amount as a Russian analyst reads it: digits grouped by thin no-break spaces, a
+    decimal comma, a real minus (−1 234 567,50); not an amount: as it is; None: empty."""
+    if amount is None or amount == "":
+        return ""
+    try:
+        value = Decimal(str(amount))
+    except InvalidOperation:
+        return str(amount)
+    text = f"{abs(value):,}".replace(",", "\u202f").replace(".", ",")
+    return f"−{text}" if value < 0 else text

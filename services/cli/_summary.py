@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
-from decimal import Decimal, InvalidOperation
 from typing import Any
+
+from services.arm_statements.money import show_amount
 
 __all__ = [
     "failed_checks",
@@ -39,16 +40,6 @@ def _status(status: object) -> str:
 
 def _kind(document_type: object) -> str:
     return _KINDS.get(str(document_type), str(document_type))
-
-
-def _amount(value: object) -> str:
-    """An amount as a Russian analyst reads it: 1 234,56 (thin spaces), a real minus."""
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    text = f"{abs(number):,}".replace(",", "\u202f").replace(".", ",")
-    return f"−{text}" if number < 0 else text
 
 
 def _date(value: object) -> str:
@@ -238,7 +229,7 @@ def _check_text(item: Mapping[str, Any], labels: Mapping[Any, Any]) -> str:
     if item.get("column") and item.get("check"):
         text += f" ({item['column']})"
     expected, actual = item.get("expected"), item.get("actual")
-    shown = [("—" if v is None else _amount(v)) for v in (expected, actual)]
+    shown = [("—" if v is None else show_amount(v)) for v in (expected, actual)]
     return text + f": ожидалось {shown[0]}, получено {shown[1]}"
 
 

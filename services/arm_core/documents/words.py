@@ -8,7 +8,8 @@ analyst sends on never name the same thing differently.
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal, InvalidOperation
+
+from services.arm_statements.money import show_amount
 
 __all__ = [
     "CHECK_KINDS",
@@ -72,16 +73,8 @@ def document_name(document_type: str | None, form_variant: str | None = None) ->
 
 
 def money(amount: object) -> str:
-    """An amount for people: digits grouped by thin no-break spaces, a decimal comma, a real
-    minus (−1 234,56); not an amount: as it is; None: empty."""
-    if amount is None or amount == "":
-        return ""
-    try:
-        value = Decimal(str(amount))
-    except InvalidOperation:
-        return str(amount)
-    text = f"{abs(value):,}".replace(",", "\u202f").replace(".", ",")
-    return f"−{text}" if value < 0 else text
+    """An amount for people (`arm_statements.show_amount`): −1 234,56."""
+    return show_amount(amount)
 
 
 def ru_date(value: object) -> str:
