@@ -53,7 +53,7 @@ _STATES: dict[ReviewState, GlanceState] = {
     "corrected": "in_progress",
     "reviewed": "reviewed",
 }
-RULE = f"{statements_version}/glance-1"[:64]
+RULE = f"{statements_version}/glance-2"[:64]
 """The code a glance was computed by: a row of another rule is computed again."""
 
 
@@ -76,19 +76,19 @@ def glance_row(document_id: uuid.UUID, corrected: CorrectedDocument) -> Document
     body = corrected.document
     checks: dict[str, Any] = body.get("checks") or {}
     header: dict[str, Any] = body.get("header") or {}
+    doubts = review.doubts_left
     if body.get("document_type") == "OSV":
-        failed, soft = _count(checks.get("failed")), 0
+        # An ОСВ's rows carry no doubt of their own: its checks say what to look at.
+        failed, soft, doubts = _count(checks.get("failed")), 0, 0
     else:
         failed = _count(checks.get("relations_failed"))
         soft = _count(checks.get("soft_relations_failed"))
     state = _STATES[review.state]
-    attention = state != "reviewed" and (
-        review.status != "done" or bool(review.doubts_left) or failed > 0
-    )
+    attention = state != "reviewed" and (review.status != "done" or bool(doubts) or failed > 0)
     return DocumentGlance(
         document_id=document_id,
         status=review.status,
-        doubts=review.doubts_left,
+        doubts=doubts,
         failed_checks=failed,
         soft_failed_checks=soft,
         organization_name=_text(header.get("organization_name")),

@@ -146,9 +146,9 @@ class DocumentGlanceOut(BaseModel):
     inn: str | None
     report_date: str | None
     status: DocumentStatusName | None = Field(description="The corrected document's status")
-    doubts: int | None = Field(
-        description="Values, lines and header fields still needing review (null: an ОСВ, "
-        "whose rows carry no doubt of their own)"
+    doubts: int = Field(
+        description="Values, lines and header fields still needing review (0 for an ОСВ, "
+        "whose rows carry no doubt of their own: its failed checks say what to look at)"
     )
     failed_checks: int = Field(
         description="Failed hard relations (an ОСВ: failed control sums and row identities)"
@@ -172,7 +172,7 @@ class DocumentGlanceOut(BaseModel):
             inn=glance.inn,
             report_date=glance.report_date,
             status=cast(DocumentStatusName | None, glance.status),
-            doubts=glance.doubts,
+            doubts=glance.doubts or 0,
             failed_checks=glance.failed_checks,
             soft_failed_checks=glance.soft_failed_checks,
             needs_attention=glance.needs_attention,

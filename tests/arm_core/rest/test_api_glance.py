@@ -19,6 +19,7 @@ from services.devstack._samples import ORG_INN, ORG_NAME, income_sheet
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
 from tests.arm_core.web._recognition import Recognised, upload_and_recognise, upload_taken
 from tests.builders import write_xlsx
+from tests.e2e._files import osv_xlsx
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 
@@ -71,6 +72,7 @@ async def test_each_file_carries_its_documents_at_a_glance_and_sorts_by_attentio
             .where(RecognitionJob.id == failed_job.id)
             .values(status=JobStatus.ERROR.value)
         )
+    osv = await upload_and_recognise(app, client, sessions, "osv.xlsx", osv_xlsx())
     clean = await upload_and_recognise(
         app, client, sessions, "clean.xlsx", write_xlsx([income_sheet()])
     )
@@ -92,14 +94,19 @@ async def test_each_file_carries_its_documents_at_a_glance_and_sorts_by_attentio
     assert fine["needs_attention"] is False
     failed = next(i for i in items if i["original_name"] == "failed.xlsx")
     assert failed["documents"] == []
+    [trial] = _item(items, osv)["documents"]
+    assert (trial["document_type"], trial["form_variant"]) == ("OSV", None)
+    assert (trial["doubts"], trial["failed_checks"], trial["status"]) == (0, 0, "done")
+    assert trial["needs_attention"] is False
 
     attention = await _files(client, needs_attention="true")
     assert {i["original_name"] for i in attention} == {"doubtful.xlsx", "failed.xlsx"}
     calm = await _files(client, needs_attention="false")
-    assert [i["original_name"] for i in calm] == ["clean.xlsx"]
+    assert [i["original_name"] for i in calm] == ["clean.xlsx", "osv.xlsx"]
     assert next(i["original_name"] for i in await _files(client)) == "clean.xlsx"  # newest
     ordered = [i["original_name"] for i in await _files(client, order="attention")]
-    assert ordered[-1] == "clean.xlsx" and set(ordered[:2]) == {"doubtful.xlsx", "failed.xlsx"}
+    assert ordered[2:] == ["clean.xlsx", "osv.xlsx"]
+    assert set(ordered[:2]) == {"doubtful.xlsx", "failed.xlsx"}
 
     url = f"/api/v1/documents/{doubtful.document_id}/corrections"
     body = {"kind": "value", "line": DOUBTFUL_LINE, "column_index": COLUMN, "value": RIGHT_AMOUNT}
