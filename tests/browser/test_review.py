@@ -135,7 +135,7 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     await page.keyboard.press("Enter")
     await expect(page.locator("#value-input")).to_be_focused()
     await page.keyboard.press("Enter")
-    await expect(page.locator("#corrections")).to_contain_text("confirm")
+    await expect(page.locator("#corrections")).to_contain_text("подтверждена сумма: 2110 Выручка")
 
     body = await _corrected(stack, document_id)
     assert [c["kind"] for c in body["corrections"]] == ["value", "confirm"]
