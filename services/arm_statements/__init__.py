@@ -107,6 +107,7 @@ from services.arm_statements.money import (
     parse_amount,
     parse_exact,
     parse_money,
+    show_amount,
     too_precise,
 )
 from services.arm_statements.names import (
@@ -240,6 +241,7 @@ __all__ = [
     "relations_for",
     "report_date_in_texts",
     "resolve_relative",
+    "show_amount",
     "statements_version",
     "target_use_line",
     "title_kind",

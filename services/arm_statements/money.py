@@ -23,6 +23,7 @@ __all__ = [
     "parse_amount",
     "parse_exact",
     "parse_money",
+    "show_amount",
     "too_precise",
 ]
 
@@ -220,3 +221,16 @@ def _ungroup(text: str, separator: str) -> str | None:
     if not 1 <= len(groups[0]) <= 3 or any(len(group) != 3 for group in groups[1:]):
         return None
     return "".join(groups)
+
+
+def show_amount(amount: object) -> str:
+    """An amount as a Russian analyst reads it: digits grouped by thin no-break spaces, a
+    decimal comma, a real minus (−1 234 567,50); not an amount: as it is; None: empty."""
+    if amount is None or amount == "":
+        return ""
+    try:
+        value = Decimal(str(amount))
+    except InvalidOperation:
+        return str(amount)
+    text = f"{abs(value):,}".replace(",", "\u202f").replace(".", ",")
+    return f"−{text}" if value < 0 else text

@@ -5,7 +5,9 @@ file, file type, file status, document number, type, form variant, document stat
 the workbook it was read from, failed checks (count and text). Then a sheet per document,
 named «N TYPE» after its index row. ОСВ rows are a flat table (one row per account / subconto
 row, amounts as numbers) ready for a pivot; a statement is one row per line with its code,
-name and one column per period column. Amounts are written as exact decimals.
+name and one column per period column. Amounts are written as exact decimals. Every text cell
+is a string cell, whatever it begins with (openpyxl would store a str starting with «=» as a
+formula): a borrower's line name never becomes a live formula in the analyst's workbook.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from services.cli._summary import failed_checks
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
@@ -81,7 +85,7 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
     """Write the workbook; the number of document sheets written."""
     book = Workbook(write_only=True)
     index = book.create_sheet("index")
-    index.append(list(INDEX_COLUMNS))
+    _append(index, INDEX_COLUMNS)
     number = 0
     sheets: list[tuple[str, str, Mapping[str, Any]]] = []
     for name, file_type, result in files:
@@ -94,13 +98,14 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
                 if isinstance(error, Mapping)
                 else "no document"
             )
-            index.append([name, file_type, status, None, None, None, None, why, 0, None, None])
+            _append(index, [name, file_type, status, None, None, None, None, why, 0, None, None])
             continue
         for document in documents:
             number += 1
             sheet = f"{number} {document.get('document_type', '?')}"[:31]
             failed = list(failed_checks(document.get("checks")))
-            index.append(
+            _append(
+                index,
                 [
                     name,
                     file_type,
@@ -113,16 +118,29 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
                     len(failed),
                     "\n".join(failed) or None,
                     sheet,
-                ]
+                ],
             )
             sheets.append((sheet, name, document))
     for sheet, name, document in sheets:
         rows = _osv_rows(name, document) if "rows" in document else _statement_rows(document)
         target = book.create_sheet(sheet)
         for row in rows:
-            target.append(row)
+            _append(target, row)
     book.save(path)
     return len(sheets)
+
+
+def _append(sheet: WriteOnlyWorksheet, row: Sequence[Any]) -> None:
+    """A row whose text cells are string cells, never formulas."""
+    cells: list[Any] = []
+    for value in row:
+        if isinstance(value, str):
+            cell = WriteOnlyCell(sheet, value=value)
+            cell.data_type = "s"
+            cells.append(cell)
+        else:
+            cells.append(value)
+    sheet.append(cells)
 
 
 def _osv_rows(name: str, document: Mapping[str, Any]) -> Iterable[list[Any]]:

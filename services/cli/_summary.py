@@ -1,11 +1,16 @@
-"""Readable summaries of results: documents with type, form variant, status, size, failed
-checks and warnings. One document formatter serves both the result file of a local parse and
-the core's documents read API (both use the contract's field names)."""
+"""Readable summaries of results, in the analyst's Russian: documents with type, form variant,
+status, size, failed checks and warnings. One document formatter serves both the result file of
+a local parse and the core's documents read API (both use the contract's field names). A batch
+line keeps the status code first (`done`, `needs_check`, `error`) so it can still be grepped.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from services.arm_statements.money import show_amount
 
 __all__ = [
     "failed_checks",
@@ -18,25 +23,49 @@ __all__ = [
 
 _LISTED = 8
 """Warnings and failed checks listed per document; the rest are counted."""
+_STATUSES = {"done": "готово", "needs_check": "нужна проверка", "error": "ошибка"}
+_KINDS = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ", "DISCLOSURE": "Пояснения"}
+_VARIANTS = {"full": "полная", "simplified": "упрощённая"}
+_SEVERITIES = {"error": "ошибка", "warning": "предупреждение", "info": "сведения"}
+_CHECKS = {
+    "relations_failed": "соотношение",
+    "soft_relations_failed": "мягкое соотношение",
+    "failed": "проверка ОСВ",
+}
+
+
+def _status(status: object) -> str:
+    return _STATUSES.get(str(status), str(status))
+
+
+def _kind(document_type: object) -> str:
+    return _KINDS.get(str(document_type), str(document_type))
+
+
+def _date(value: object) -> str:
+    try:
+        return dt.date.fromisoformat(str(value)).strftime("%d.%m.%Y")
+    except ValueError:
+        return str(value)
 
 
 def summarise_result(result: Mapping[str, Any], *, name: str, file_type: str) -> str:
     """A result file (or the error body of a local parse) as text."""
     service = result.get("service") or {}
-    head = f"{name} ({file_type}) — {result.get('status', '?')}"
-    out = [head, f"  service: {service.get('name', '?')} {service.get('version', '')}".rstrip()]
+    head = f"{name} ({file_type}) — {_status(result.get('status', '?'))}"
+    out = [head, f"  сервис: {service.get('name', '?')} {service.get('version', '')}".rstrip()]
     metrics = result.get("metrics") or {}
     if isinstance(metrics.get("duration_ms"), int):
-        out[-1] += f", {metrics['duration_ms']} ms"
+        out[-1] += f", {metrics['duration_ms']} мс"
     if service.get("statements_version"):
-        out.append(f"  statements_version: {service['statements_version']}")
+        out.append(f"  правила отчётности: {service['statements_version']}")
     error = result.get("error")
     if isinstance(error, Mapping):
-        out.append(f"  error {error.get('code', '?')}: {error.get('message', '')}")
+        out.append(f"  ошибка {error.get('code', '?')}: {error.get('message', '')}")
     if result.get("group_schema"):
-        out.append(f"  group_schema: {result['group_schema']}")
+        out.append(f"  схема группы: {result['group_schema']}")
     out += _documents(result.get("documents") or [])
-    out += _warnings("file warnings", metrics.get("warnings") or [], indent="  ")
+    out += _warnings("замечания к файлу", metrics.get("warnings") or [], indent="  ")
     return "\n".join(out)
 
 
@@ -48,46 +77,47 @@ def summarise_job(
 ) -> str:
     """A job of the core and, when the read API gave them, its documents."""
     title = name or str(job.get("job_id", "?"))
-    out = [f"{title} — {job.get('status', '?')}"]
+    out = [f"{title} — {_status(job.get('status', '?'))}"]
     out.append(
-        f"  job {job.get('job_id')}  file {job.get('file_id')}  attempt {job.get('attempt')}"
-        f"  pipeline {job.get('pipeline')}"
+        f"  задание {job.get('job_id')}  файл {job.get('file_id')}  попытка {job.get('attempt')}"
+        f"  конвейер {job.get('pipeline')}"
     )
     if job.get("service_name"):
-        line = f"  service: {job['service_name']} {job.get('service_version') or ''}".rstrip()
+        line = f"  сервис: {job['service_name']} {job.get('service_version') or ''}".rstrip()
         metrics = job.get("metrics") or {}
         if isinstance(metrics, Mapping) and isinstance(metrics.get("duration_ms"), int):
-            line += f", {metrics['duration_ms']} ms"
+            line += f", {metrics['duration_ms']} мс"
         out.append(line)
     if job.get("error_code"):
-        out.append(f"  error {job['error_code']}: {job.get('error_message') or ''}".rstrip())
+        out.append(f"  ошибка {job['error_code']}: {job.get('error_message') or ''}".rstrip())
     if job.get("group_schema"):
-        out.append(f"  group_schema: {job['group_schema']}")
+        out.append(f"  схема группы: {job['group_schema']}")
     if documents is None:
-        out.append("  documents: not available from this core (no documents read API)")
+        out.append("  документы: это ядро их не отдаёт (нет API чтения документов)")
     else:
         out += _documents(documents)
     metrics = job.get("metrics") or {}
     if isinstance(metrics, Mapping):
-        out += _warnings("file warnings", metrics.get("warnings") or [], indent="  ")
+        out += _warnings("замечания к файлу", metrics.get("warnings") or [], indent="  ")
     return "\n".join(out)
 
 
 def _documents(documents: Sequence[Mapping[str, Any]]) -> list[str]:
     if not documents:
-        return ["  documents: none"]
-    out = [f"  documents: {len(documents)}"]
+        return ["  документов нет"]
+    out = [f"  документов: {len(documents)}"]
     for index, document in enumerate(documents, start=1):
         out += summarise_document(document, number=index, indent="    ")
     return out
 
 
 def summarise_document(document: Mapping[str, Any], *, number: int, indent: str) -> list[str]:
-    """Lines about one document: «1. BALANCE (full) — done, 29 lines, sheet «…»» and below it
+    """Lines about one document: «1. Баланс (полная) — готово, строк: 29, лист «…»» and below it
     the failed checks and the warnings."""
-    kind = document.get("document_type", "?")
+    kind = _kind(document.get("document_type", "?"))
     variant = document.get("form_variant")
-    parts = [f"{kind} ({variant})" if variant else str(kind), "—", str(document.get("status"))]
+    named = f"{kind} ({_VARIANTS.get(str(variant), variant)})" if variant else kind
+    parts = [named, "—", _status(document.get("status"))]
     size = _size(document)
     where = _where(document.get("locator"))
     head = f"{indent}{number}. {' '.join(parts)}"
@@ -96,52 +126,58 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
     header = _header(document.get("header"))
     if header:
         out.append(f"{indent}   {header}")
-    failed = list(failed_checks(document.get("checks")))
+    failed = list(failed_checks(document.get("checks"), document.get("columns")))
     if failed:
-        out.append(f"{indent}   failed checks: {len(failed)}")
+        out.append(f"{indent}   не выполнено проверок: {len(failed)}")
         out += [f"{indent}     - {text}" for text in failed[:_LISTED]]
         if len(failed) > _LISTED:
-            out.append(f"{indent}     … and {len(failed) - _LISTED} more")
+            out.append(f"{indent}     … и ещё {len(failed) - _LISTED}")
     else:
-        out.append(f"{indent}   failed checks: none")
-    out += _warnings("warnings", document.get("warnings") or [], indent=f"{indent}   ")
+        out.append(f"{indent}   проверки: все выполнены")
+    out += _warnings("замечания", document.get("warnings") or [], indent=f"{indent}   ")
     return out
 
 
 def _header(header: Any) -> str | None:
-    """«ООО «Ромашка» · ИНН 7728168971 · 2024-12-31 · тыс. руб.»: a field the document has but
-    did not find says so, a field to review is marked."""
+    """«ООО «Ромашка» · ИНН 7728168971 · 31.12.2024 · тыс. руб.»: a field the document has but
+    did not find says so («ИНН не найден»), a field to review is marked."""
     if not isinstance(header, Mapping):
         return None
     review = set(header.get("needs_review_fields") or [])
     start, end = header.get("period_start"), header.get("period_end")
+    date = header.get("report_date")
     fields = [
-        ("organization_name", "organisation", header.get("organization_name"), "{}"),
-        ("inn", "ИНН", header.get("inn"), "ИНН {}"),
-        ("report_date", "date", header.get("report_date"), "{}"),
-        ("period", "period", f"{start} – {end}" if start and end else None, "{}"),
-        ("units", "units", header.get("units"), "{}"),
+        ("organization_name", "организация не найдена", header.get("organization_name"), "{}"),
+        ("inn", "ИНН не найден", header.get("inn"), "ИНН {}"),
+        ("report_date", "отчётная дата не найдена", _date(date) if date else None, "{}"),
+        (
+            "period",
+            "период не найден",
+            f"{_date(start)} – {_date(end)}" if start and end else None,
+            "{}",
+        ),
+        ("units", "единицы не найдены", header.get("units"), "{}"),
     ]
     shown = []
-    for name, label, value, template in fields:
+    for name, missing, value, template in fields:
         if value:
-            mark = " (needs review)" if name in review else ""
+            mark = " (нужна проверка)" if name in review else ""
             shown.append(template.format(value) + mark)
         elif name in header:
-            shown.append(f"{label} not found")
+            shown.append(missing)
     return " · ".join(shown) if shown else None
 
 
 def _size(document: Mapping[str, Any]) -> str | None:
     lines = document.get("lines")
     if isinstance(lines, list):
-        return f"{len(lines)} lines"
+        return f"строк: {len(lines)}"
     rows = document.get("rows")
     if isinstance(rows, list):
-        return f"{len(rows)} rows"
+        return f"строк: {len(rows)}"
     total = document.get("rows_total")
     if isinstance(total, int):
-        return f"{total} rows"
+        return f"строк: {total}"
     return None
 
 
@@ -155,37 +191,46 @@ def _where(locator: Any) -> str | None:
         if isinstance(item, Mapping) and item.get("sheet")
     ]
     if sheets:
-        return "sheet " + ", ".join(f"«{sheet}»" for sheet in sheets)
+        return ("лист " if len(sheets) == 1 else "листы ") + ", ".join(f"«{s}»" for s in sheets)
     if first.get("page") is not None:
-        return f"page {first['page']}"
+        return f"страница {first['page']}"
     return None
 
 
-def failed_checks(checks: Any) -> Iterable[str]:
-    """Every failed check: statement relations (hard, soft) and ОСВ checks."""
+def failed_checks(checks: Any, columns: Any = None) -> Iterable[str]:
+    """Every failed check in Russian: statement relations (hard, soft), each in its column by
+    the column's label when `columns` are given, and ОСВ checks at their row."""
     if not isinstance(checks, Mapping):
         return
+    labels = {
+        c.get("column_index"): c.get("label")
+        for c in (columns if isinstance(columns, list) else [])
+        if isinstance(c, Mapping) and c.get("label")
+    }
     for key in sorted(checks):
         items = checks[key]
         if not isinstance(items, list):
             continue
-        label = {"relations_failed": "relation", "soft_relations_failed": "soft relation"}.get(
-            key, key.removesuffix("_failed").replace("_", " ")
-        )
+        label = _CHECKS.get(key, key.removesuffix("_failed").replace("_", " "))
         for item in items:
             if isinstance(item, Mapping):
-                yield f"{label} {_check_text(item)}"
+                yield f"{label} {_check_text(item, labels)}"
 
 
-def _check_text(item: Mapping[str, Any]) -> str:
+def _check_text(item: Mapping[str, Any], labels: Mapping[Any, Any]) -> str:
     what = item.get("relation") or item.get("check") or "?"
+    column = item.get("column_index")
     where = item.get("ref") or (
-        f"column {item['column_index']}" if item.get("column_index") is not None else None
+        (f"«{labels[column]}»" if column in labels else f"колонка {column}")
+        if column is not None
+        else None
     )
-    text = str(what) + (f" at {where}" if where else "")
+    text = str(what) + (f" в {where}" if where else "")
     if item.get("column") and item.get("check"):
         text += f" ({item['column']})"
-    return text + f": expected {item.get('expected')}, got {item.get('actual')}"
+    expected, actual = item.get("expected"), item.get("actual")
+    shown = [("—" if v is None else show_amount(v)) for v in (expected, actual)]
+    return text + f": ожидалось {shown[0]}, получено {shown[1]}"
 
 
 def _warnings(title: str, warnings: Sequence[Any], *, indent: str) -> list[str]:
@@ -206,36 +251,39 @@ def _warnings(title: str, warnings: Sequence[Any], *, indent: str) -> list[str]:
     for (code, field, severity), same in list(folded.items())[:_LISTED]:
         name = f"{code}: {field}" if field else code
         times = f" ×{len(same)}" if len(same) > 1 else ""
-        out.append(f"{indent}  - {name}{times} ({severity}): {same[0].get('message', '')}")
+        level = _SEVERITIES.get(severity, severity)
+        out.append(f"{indent}  - {name}{times} ({level}): {same[0].get('message', '')}")
     if len(folded) > _LISTED:
         rest = sum(len(same) for same in list(folded.values())[_LISTED:])
-        out.append(f"{indent}  … and {rest} more ({len(folded) - _LISTED} codes)")
+        out.append(f"{indent}  … и ещё {rest} (кодов: {len(folded) - _LISTED})")
     return out
 
 
 def file_line(result: Mapping[str, Any], *, name: str, file_type: str) -> str:
-    """One line of a batch: «a.xlsx  XLSX  needs_check  BALANCE, INCOME  1 failed check»."""
+    """One line of a batch: «needs_check  a.xlsx (XLSX): Баланс, ОФР; не выполнено проверок:
+    1» (the status code first, for grep)."""
     status = str(result.get("status", "?"))
     documents = [d for d in result.get("documents") or [] if isinstance(d, Mapping)]
     error = result.get("error")
     if isinstance(error, Mapping):
         what = f"{error.get('code', '?')}: {error.get('message', '')}"
     elif documents:
-        kinds = ", ".join(str(d.get("document_type", "?")) for d in documents)
+        kinds = ", ".join(_kind(d.get("document_type", "?")) for d in documents)
         failed = sum(len(list(failed_checks(d.get("checks")))) for d in documents)
-        what = f"{kinds}; {failed} failed check{'' if failed == 1 else 's'}"
+        what = f"{kinds}; не выполнено проверок: {failed}"
     else:
-        what = "no document"
+        what = "документов нет"
     return f"{status:<12} {name} ({file_type}): {what}"
 
 
 def total_line(statuses: Sequence[str], *, skipped: int = 0) -> str:
-    """«total: 4 files — 2 done, 1 needs_check, 1 error; 1 skipped»."""
+    """«итого файлов: 4 — готово: 2, нужна проверка: 1, ошибка: 1; пропущено: 1»."""
     counts: dict[str, int] = {}
     for status in statuses:
         counts[status] = counts.get(status, 0) + 1
     order = ["done", "needs_check", "error"]
-    parts = [f"{counts[k]} {k}" for k in order + sorted(set(counts) - set(order)) if k in counts]
-    text = f"total: {len(statuses)} file{'' if len(statuses) == 1 else 's'}"
+    keys = order + sorted(set(counts) - set(order))
+    parts = [f"{_status(k)}: {counts[k]}" for k in keys if k in counts]
+    text = f"итого файлов: {len(statuses)}"
     text += " — " + ", ".join(parts) if parts else ""
-    return text + (f"; {skipped} skipped" if skipped else "")
+    return text + (f"; пропущено: {skipped}" if skipped else "")

@@ -20,6 +20,7 @@ import openpyxl
 import pytest
 from playwright.async_api import FilePayload, Page, expect
 
+from services.arm_core.documents.export import TABLE_HEADING
 from services.devstack import LocalStack
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
@@ -134,7 +135,7 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     await page.keyboard.press("Enter")
     await expect(page.locator("#value-input")).to_be_focused()
     await page.keyboard.press("Enter")
-    await expect(page.locator("#corrections")).to_contain_text("confirm")
+    await expect(page.locator("#corrections")).to_contain_text("подтверждена сумма: 2110 Выручка")
 
     body = await _corrected(stack, document_id)
     assert [c["kind"] for c in body["corrections"]] == ["value", "confirm"]
@@ -152,11 +153,12 @@ async def test_an_analyst_goes_from_upload_to_a_corrected_export(
     download = await info.value
     saved = tmp_path / "export.xlsx"
     await download.save_as(saved)
-    sheet, checks = openpyxl.load_workbook(io.BytesIO(saved.read_bytes())).worksheets
+    sheet, checks, _warnings = openpyxl.load_workbook(io.BytesIO(saved.read_bytes())).worksheets
     document = (await _corrected(stack, document_id))["document"]
     columns = sorted(c["column_index"] for c in document["columns"])
-    assert sheet.max_row == 1 + len(document["lines"])
-    for row_number, line in enumerate(document["lines"], start=2):
+    start = next(r for r in range(1, 30) if sheet.cell(r, 1).value == TABLE_HEADING)
+    assert sheet.max_row == start + len(document["lines"])
+    for row_number, line in enumerate(document["lines"], start=start + 1):
         assert sheet.cell(row_number, 1).value == line["line_code"]
         assert sheet.cell(row_number, 2).value == line["line_name"]
         amounts = {v["column_index"]: v["amount"] for v in line["values"]}

@@ -66,9 +66,12 @@ def test_a_folder_gives_a_line_per_file_and_a_total(tmp_path: Path) -> None:
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert len(lines) == 3
-    assert lines[0].startswith("done") and "a-statements.xlsx (XLSX): BALANCE, INCOME" in lines[0]
-    assert lines[1].startswith("done") and "b-osv.xlsx (XLSX): OSV; 0 failed checks" in lines[1]
-    assert lines[2] == "total: 2 files — 2 done"
+    assert lines[0].startswith("done") and "a-statements.xlsx (XLSX): Баланс, ОФР" in lines[0]
+    assert (
+        lines[1].startswith("done")
+        and "b-osv.xlsx (XLSX): ОСВ; не выполнено проверок: 0" in lines[1]
+    )
+    assert lines[2] == "итого файлов: 2 — готово: 2"
 
 
 def test_a_bad_file_in_a_batch_is_skipped_and_fails_the_exit_code(tmp_path: Path) -> None:
@@ -81,7 +84,7 @@ def test_a_bad_file_in_a_batch_is_skipped_and_fails_the_exit_code(tmp_path: Path
     run = arm_ka("parse", str(good), str(empty))
     assert run.returncode == 2
     assert "skipped      empty.xlsx: empty file (0 bytes)" in run.stdout
-    assert run.stdout.splitlines()[-1] == "total: 1 file — 1 done; 1 skipped"
+    assert run.stdout.splitlines()[-1] == "итого файлов: 1 — готово: 1; пропущено: 1"
 
 
 def test_parse_of_an_empty_file_says_empty_file(tmp_path: Path) -> None:
@@ -120,10 +123,10 @@ def test_summary_names_the_missing_field_and_shows_the_header(tmp_path: Path) ->
     path.write_bytes(write_xlsx([_without_inn(onec_income())]))
     run = arm_ka("parse", str(path))
     assert run.returncode == 0, run.stderr
-    assert "HEADER_FIELD_MISSING: inn (info)" in run.stdout
-    header = next(line for line in run.stdout.splitlines() if "ИНН not found" in line)
+    assert "HEADER_FIELD_MISSING: inn (сведения)" in run.stdout
+    header = next(line for line in run.stdout.splitlines() if "ИНН не найден" in line)
     assert "«Северный ветер»" in header
-    assert "2024-12-31" in header
+    assert "31.12.2024" in header
     assert "тыс. руб." in header
     full = tmp_path / "full.xlsx"
     full.write_bytes(write_xlsx([onec_balance()]))
@@ -140,9 +143,9 @@ def test_repeated_warnings_are_folded_with_their_count(tmp_path: Path) -> None:
         {"code": "CODES_INFERRED", "severity": "warning", "message": "коды выведены"}
     ]
     text = summarise_result(body, name="osv.xlsx", file_type="XLSX")
-    assert "warnings: 213" in text
-    assert "- COLUMN_PERIOD_UNKNOWN ×212 (info): Период не указан" in text
-    assert "- CODES_INFERRED (warning): коды выведены" in text
+    assert "замечания: 213" in text
+    assert "- COLUMN_PERIOD_UNKNOWN ×212 (сведения): Период не указан" in text
+    assert "- CODES_INFERRED (предупреждение): коды выведены" in text
     assert text.count("COLUMN_PERIOD_UNKNOWN") == 1
 
 
@@ -171,7 +174,7 @@ def test_export_writes_an_index_and_a_sheet_per_document(tmp_path: Path) -> None
         ("b-osv.xlsx", "OSV", "done"),
     ]
     broken = next(r for r in rows if r["file"].endswith("c-broken.xlsx"))
-    assert broken["failed_checks"] >= 1 and "relation 1200=" in broken["failed_check_list"]
+    assert broken["failed_checks"] >= 1 and "соотношение 1200=" in broken["failed_check_list"]
     junk = next(r for r in rows if r["file"].endswith("d-junk.xlsx"))
     assert junk["file_status"] == "error" and junk["source"].startswith("UNSUPPORTED_FORMAT")
 

@@ -111,7 +111,7 @@ def test_a_batch_holds_at_most_jobs_plus_one_files_bytes(
     assert code == 0, out.getvalue()
     lines = out.getvalue().splitlines()
     assert [line.split()[1] for line in lines[:-1]] == [str(path) for path in paths]
-    assert lines[-1] == "total: 8 files — 8 done"
+    assert lines[-1] == "итого файлов: 8 — готово: 8"
     assert 2 <= peak[0] <= 3, peak[0]
 
 
@@ -142,7 +142,7 @@ def test_a_file_removed_or_changed_mid_batch_is_a_failure_line_and_the_rest_go_o
     assert lines[3].startswith("error") and "d.xlsx (XLSX): FILE_READ_ERROR:" in lines[3]
     assert "is PDF now, but was XLSX when planned" in lines[3]
     assert lines[4].startswith("done") and "e.xlsx" in lines[4]
-    assert lines[5] == "total: 5 files — 3 done, 2 error"
+    assert lines[5] == "итого файлов: 5 — готово: 3, ошибка: 2"
 
 
 def test_lines_come_in_input_order_while_later_files_still_run(
@@ -197,7 +197,7 @@ def test_a_tiff_of_a_batch_is_converted_at_its_turn_and_a_broken_one_fails_alone
     code, out = _run(monkeypatch, str(folder))
     assert code == 2
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("done") and "a-scan.tif (TIFF): BALANCE" in lines[0]
+    assert lines[0].startswith("done") and "a-scan.tif (TIFF): Баланс" in lines[0]
     assert fake.heads["a-scan.tif"] == b"%PDF-"
     assert lines[1].startswith("error")
     assert (
@@ -206,4 +206,4 @@ def test_a_tiff_of_a_batch_is_converted_at_its_turn_and_a_broken_one_fails_alone
     )
     assert "b-broken.tif" not in fake.heads
     assert lines[2].startswith("done") and "c.xlsx (XLSX)" in lines[2]
-    assert lines[3] == "total: 3 files — 2 done, 1 error"
+    assert lines[3] == "итого файлов: 3 — готово: 2, ошибка: 1"

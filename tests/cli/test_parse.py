@@ -85,9 +85,9 @@ def test_arm_ka_parse_summary_of_xls_and_xlsb(tmp_path: Path, suffix: str, write
     path.write_bytes(write([onec_income()]))  # type: ignore[operator]
     run = arm_ka("parse", str(path))
     assert run.returncode == 0, run.stderr
-    assert f"income.{suffix} ({suffix.upper()}) — done" in run.stdout
-    assert "1. INCOME (full) — done, " in run.stdout
-    assert "failed checks: none" in run.stdout
+    assert f"income.{suffix} ({suffix.upper()}) — готово" in run.stdout
+    assert "1. ОФР (полная) — готово, " in run.stdout
+    assert "проверки: все выполнены" in run.stdout
 
 
 def test_arm_ka_parse_summary_lists_a_failed_relation(tmp_path: Path) -> None:
@@ -99,10 +99,10 @@ def test_arm_ka_parse_summary_lists_a_failed_relation(tmp_path: Path) -> None:
     path.write_bytes(write_xlsx([with_cell(balance, row, col + 1, 16400)]))
     run = arm_ka("parse", "--summary", str(path))
     assert run.returncode == 0, run.stderr
-    assert "— needs_check" in run.stdout
-    assert "failed checks: " in run.stdout
-    assert "relation 1200=" in run.stdout
-    assert "RELATION_FAILED (error)" in run.stdout
+    assert "— нужна проверка" in run.stdout
+    assert "не выполнено проверок: " in run.stdout
+    assert "соотношение 1200=" in run.stdout
+    assert "RELATION_FAILED (ошибка)" in run.stdout
 
 
 def test_arm_ka_parse_json_is_the_result_file(tmp_path: Path) -> None:
@@ -183,9 +183,9 @@ def test_arm_ka_parse_sends_a_pdf_named_anything_to_the_scan_gateway(tmp_path: P
     path.write_bytes(render_pdf())
     run = arm_ka("parse", str(path))
     assert run.returncode == 0, run.stderr
-    assert "scan-without-extension (PDF) — done" in run.stdout
-    assert "service: scan-gateway" in run.stdout
-    assert "page 1" in run.stdout
+    assert "scan-without-extension (PDF) — готово" in run.stdout
+    assert "сервис: scan-gateway" in run.stdout
+    assert "страница 1" in run.stdout
 
 
 def test_help_is_available_for_every_command() -> None:

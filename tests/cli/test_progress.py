@@ -76,7 +76,7 @@ def test_a_parse_on_a_terminal_ends_with_the_line_erased_and_stdout_clean(tmp_pa
     assert code == 0, terminal
     assert terminal.endswith("\r\x1b[2K")
     assert "reading XLSX workbook" not in stdout
-    assert stdout.splitlines()[-1] == "total: 2 files — 2 done"
+    assert stdout.splitlines()[-1] == "итого файлов: 2 — готово: 2"
 
 
 def _read_until(master: int, text: str, timeout: float = 10.0) -> str:

@@ -39,10 +39,10 @@ def test_recognize_follows_the_job_and_prints_its_documents(
     statuses = [line.split()[-1] for line in run.stderr.splitlines() if line.startswith("  ")]
     assert statuses[-1] == "done"
     assert set(statuses) <= {"queued", "published", "processing", "done"}
-    assert run.stdout.startswith("statements.xlsx — done")
-    assert "1. BALANCE (full) — done, 25 lines" in run.stdout
-    assert "2. INCOME (full) — done" in run.stdout
-    assert "service: tabular-parser" in run.stdout
+    assert run.stdout.startswith("statements.xlsx — готово")
+    assert "1. Баланс (полная) — готово, строк: 25" in run.stdout
+    assert "2. ОФР (полная) — готово" in run.stdout
+    assert "сервис: tabular-parser" in run.stdout
 
 
 @pytest.mark.e2e

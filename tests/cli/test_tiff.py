@@ -64,9 +64,9 @@ def test_a_multi_page_tiff_gives_each_pages_form(tmp_path: Path) -> None:
     run = arm_ka("parse", str(path), timeout=300)
     assert run.returncode == 0, run.stderr
     assert "скан.TIFF (TIFF) — " in run.stdout
-    assert "service: scan-gateway" in run.stdout
-    assert re.search(r"1\. BALANCE .*page 1", run.stdout), run.stdout
-    assert re.search(r"2\. INCOME .*page 2", run.stdout), run.stdout
+    assert "сервис: scan-gateway" in run.stdout
+    assert re.search(r"1\. Баланс .*страница 1", run.stdout), run.stdout
+    assert re.search(r"2\. ОФР .*страница 2", run.stdout), run.stdout
 
 
 def test_a_tiff_is_known_by_its_content_whatever_its_name(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from services.arm_core.db.documents import (
     Document,
+    DocumentGlance,
     DocumentIssue,
     IssueSource,
     OsvRow,
@@ -39,6 +40,7 @@ __all__ = [
     "Correction",
     "CorrectionKind",
     "Document",
+    "DocumentGlance",
     "DocumentIssue",
     "IssueSource",
     "JobStatus",

@@ -34,6 +34,7 @@ from services.arm_core.db.models import Base, utcnow
 
 __all__ = [
     "Document",
+    "DocumentGlance",
     "DocumentIssue",
     "IssueSource",
     "OsvRow",
@@ -208,3 +209,36 @@ class DocumentIssue(_DocumentPart, Base):
     line_refs: Mapped[Any] = mapped_column(_json(), nullable=True)
     column_index: Mapped[int | None] = mapped_column(Integer)
     field: Mapped[str | None] = mapped_column(Text)
+
+
+class DocumentGlance(Base):
+    """What the files list shows of a document at a glance, kept current on every write.
+
+    Derived, never a source of truth: the corrected document's status, the doubts left and the
+    failed checks after its corrections (their recompute needs the whole document, too much to
+    repeat for every document of a list page), its header's organisation, ИНН and date, and where
+    its review stands. Written when the document is stored, and again when listed after a newer
+    correction than `last_correction_id` or by another `rule` (the code that computed it):
+    `documents/glance.py`.
+    """
+
+    __tablename__ = "document_glance"
+    __table_args__ = (Index("ix_document_glance_attention", "needs_attention"),)
+
+    document_id: Mapped[uuid.UUID] = mapped_column(
+        Uuid, ForeignKey("document.id", ondelete="CASCADE"), primary_key=True
+    )
+    status: Mapped[str | None] = mapped_column(String(16))
+    doubts: Mapped[int | None] = mapped_column(Integer)
+    failed_checks: Mapped[int] = mapped_column(Integer)
+    soft_failed_checks: Mapped[int] = mapped_column(Integer)
+    organization_name: Mapped[str | None] = mapped_column(Text)
+    inn: Mapped[str | None] = mapped_column(Text)
+    report_date: Mapped[str | None] = mapped_column(Text)
+    review_state: Mapped[str] = mapped_column(String(16))
+    reviewed_by: Mapped[str | None] = mapped_column(String(255))
+    reviewed_at: Mapped[dt.datetime | None]
+    needs_attention: Mapped[bool] = mapped_column(Boolean)
+    last_correction_id: Mapped[int | None] = mapped_column(Integer)
+    rule: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[dt.datetime] = mapped_column(default=utcnow)

@@ -1,27 +1,61 @@
-"""Export of a (corrected) document: XLSX through openpyxl and CSV; an ОСВ as a flat table.
+"""Export of a (corrected) document: an XLSX an analyst can send on, and CSV; an ОСВ flat.
 
-A statement's sheet has the code, the name and the line status, then one column per period
-(label and date in the heading); amounts are written as numbers, exactly (Decimal). Failed
-checks go to a sheet of their own. An ОСВ is one flat table of its rows with the six sums.
+A statement's XLSX sheet opens with a header block (организация, ИНН, отчётная дата, единицы,
+ОКУД, форма, статус, проверка), then the table: code, name, line status in Russian and one
+column per period. Amounts are numeric cells, exact (Decimal), with a thousands format; the
+heading is frozen and the columns sized. A value an analyst corrected is filled green with a
+comment (what was recognised, who, when); a value still doubtful is filled yellow with a comment.
+Failed checks and the recogniser's warnings get sheets of their own. An ОСВ is its header block
+and one flat table of its rows with the six sums.
+
+Data, never formulas (issue #27): every text cell is written as a string cell whatever it
+begins with (openpyxl would store a str starting with «=» as a formula), and a CSV text cell
+beginning with «=», «+», «-», «@», a tab or a CR gets a leading apostrophe (OWASP's rule), so
+no spreadsheet runs what a borrower's file put in a line name. Amounts, negative ones
+included, stay plain numbers in both.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.comments import Comment
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
+from services.arm_core.documents.corrections import CorrectedDocument, own_doubt
+from services.arm_core.documents.review import Change, review_of
+from services.arm_core.documents.words import (
+    CHECK_KINDS,
+    DOCUMENT_TITLES,
+    DOCUMENT_TYPES,
+    FORM_VARIANTS,
+    LINE_STATUSES,
+    OSV_CHECKS,
+    SEVERITIES,
+    STATUS_NAMES,
+)
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 
 __all__ = [
     "CHECKS_SHEET",
+    "CORRECTED_FILL",
+    "DOUBT_FILL",
     "OSV_COLUMNS",
     "OSV_LEFT_OFF",
     "OSV_TITLES",
+    "TABLE_HEADING",
+    "WARNINGS_SHEET",
+    "csv_text",
     "osv_csv",
     "osv_xlsx",
     "statement_csv",
@@ -30,6 +64,13 @@ __all__ = [
 ]
 
 CHECKS_SHEET = "Проверки"
+WARNINGS_SHEET = "Замечания"
+TABLE_HEADING = "Код"
+"""The first cell of a statement table's heading row (below the header block)."""
+CORRECTED_FILL = "FFC6EFCE"
+"""Green: a value an analyst corrected or confirmed."""
+DOUBT_FILL = "FFFFEB9C"
+"""Yellow: a value (or a line's code) still needing review."""
 OSV_TITLES: dict[str, str] = {
     "level": "Уровень",
     "kind": "Вид",
@@ -53,33 +94,250 @@ OSV_COLUMNS: tuple[tuple[str, str], ...] = tuple(
 """(field, heading) of each column, in the contract's order (services.contract.osv_row). A
 field the contract adds is exported under its own name until it has a title (a test fails
 until then), rather than dropped or breaking the export."""
-_SHEET_NAMES = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ"}
+_OSV_KINDS = {"account": "счёт", "subaccount": "субсчёт", "subconto": "субконто", "total": "итог"}
 _MONEY = frozenset(OSV_SUM_FIELDS)
+_DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
+_WHOLE = "#,##0"
+_KOPECKS = "#,##0.00"
+_BOLD = Font(bold=True)
+_WRAP = Alignment(wrap_text=True, vertical="top")
 
 
-def _heading(column: dict[str, Any]) -> str:
-    label = column.get("label") or f"Колонка {column.get('column_index')}"
-    date = column.get("period_date")
-    return f"{label} ({date})" if date and date not in label else str(label)
+def _fill(color: str) -> PatternFill:
+    return PatternFill(start_color=color, end_color=color, fill_type="solid")
+
+
+def csv_text(value: str) -> str:
+    """A CSV text cell a spreadsheet will not read as a formula: one beginning with «=», «+»,
+    «-», «@», a tab or a CR gets a leading apostrophe (OWASP, CSV injection)."""
+    return "'" + value if value.startswith(_DANGEROUS) else value
 
 
 def _money(value: object) -> Decimal | None:
     if value is None or value == "":
         return None
-    return Decimal(str(value))
+    try:
+        return Decimal(str(value))
+    except InvalidOperation:
+        return None
+
+
+@dataclass(slots=True)
+class _Cell:
+    """A cell to write: its value and how it looks."""
+
+    value: Any
+    fill: str | None = None
+    comment: str | None = None
+    bold: bool = False
+    wrap: bool = False
+
+
+def _write(sheet: WriteOnlyWorksheet, item: Any) -> WriteOnlyCell:
+    """One write-only cell: text always a string cell (never a formula), a Decimal / int /
+    float numeric with a thousands format, a date with a Russian date format."""
+    spec = item if isinstance(item, _Cell) else _Cell(item)
+    value = spec.value
+    if isinstance(value, bool):
+        value = "да" if value else "нет"
+    cell = WriteOnlyCell(sheet, value=value)
+    if isinstance(value, str):
+        cell.data_type = "s"  # openpyxl took «=…» for a formula: it is text
+    elif isinstance(value, Decimal | int | float):
+        cell.number_format = _WHOLE if Decimal(str(value)) == int(value) else _KOPECKS
+    elif isinstance(value, dt.date):
+        cell.number_format = "DD.MM.YYYY"
+    if spec.fill:
+        cell.fill = _fill(spec.fill)
+    if spec.comment:
+        cell.comment = Comment(spec.comment, "АРМ КА", width=320, height=110)
+    if spec.bold:
+        cell.font = _BOLD
+    if spec.wrap:
+        cell.alignment = _WRAP
+    return cell
+
+
+def _sheet(
+    book: Workbook,
+    title: str,
+    rows: Iterable[Sequence[Any]],
+    *,
+    widths: Sequence[float] = (),
+    freeze: str | None = None,
+) -> None:
+    sheet = book.create_sheet(title[:31])
+    for number, width in enumerate(widths, start=1):
+        sheet.column_dimensions[get_column_letter(number)].width = width
+    if freeze is not None:
+        sheet.freeze_panes = freeze
+    for row in rows:
+        sheet.append([_write(sheet, item) for item in row])
+
+
+def _save(book: Workbook) -> bytes:
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def _date(value: object) -> dt.date | str | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        return value
+
+
+def _when(moment: dt.datetime) -> str:
+    return moment.astimezone(dt.UTC).strftime("%d.%m.%Y %H:%M UTC")
+
+
+def _heading(column: dict[str, Any]) -> str:
+    label = column.get("label") or f"Колонка {column.get('column_index')}"
+    date = column.get("period_date")
+    if date:
+        shown = date
+        parsed = _date(date)
+        if isinstance(parsed, dt.date):
+            shown = parsed.strftime("%d.%m.%Y")
+        if date not in label and shown not in label:
+            return f"{label} ({shown})"
+    return str(label)
+
+
+def _columns(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return sorted(document.get("columns") or [], key=lambda c: c.get("column_index", 0))
+
+
+def _form(document: dict[str, Any]) -> str:
+    kind = str(document.get("document_type"))
+    title = DOCUMENT_TITLES.get(kind, kind)
+    variant = FORM_VARIANTS.get(str(document.get("form_variant")))
+    return f"{title}, {variant} форма" if variant else title
+
+
+def _header_block(corrected: CorrectedDocument) -> list[list[Any]]:
+    """The rows above the table: who, when, in what units, which form, where the review stands."""
+    document = corrected.document
+    header: dict[str, Any] = document.get("header") or {}
+    review = review_of(corrected)
+    doubtful = set(header.get("needs_review_fields") or [])
+    fixed = {c.field: c for c in review.changes if c.kind == "header" and c.field}
+
+    def field(name: str, title: str, value: Any) -> list[Any]:
+        change = fixed.get(name)
+        if change is not None:
+            note = _changed_note(change)
+            return [_Cell(title, bold=True), _Cell(value, fill=CORRECTED_FILL, comment=note)]
+        if name in doubtful:
+            note = "Требует проверки: поле шапки распознано неуверенно"
+            return [_Cell(title, bold=True), _Cell(value, fill=DOUBT_FILL, comment=note)]
+        return [_Cell(title, bold=True), value]
+
+    status = STATUS_NAMES.get(str(review.status), review.status)
+    if review.state == "reviewed" and review.reviewed_at is not None:
+        checked = f"проверен: {review.reviewed_by}, {_when(review.reviewed_at)}"
+    elif review.state == "corrected":
+        checked = "исправлен, проверка не завершена"
+    else:
+        checked = "не проверен"
+    legend = "зелёным — исправлено аналитиком; жёлтым — требует проверки"
+    return [
+        [_Cell(_form(document), bold=True)],
+        field("organization_name", "Организация", header.get("organization_name")),
+        field("inn", "ИНН", header.get("inn")),
+        field("report_date", "Отчётная дата", _date(header.get("report_date"))),
+        field("units", "Единицы", header.get("units")),
+        field("okud", "ОКУД", header.get("okud")),
+        [_Cell("Форма", bold=True), _form(document)],
+        [_Cell("Статус", bold=True), status],
+        [_Cell("Проверка", bold=True), checked],
+        [_Cell("Осталось сомнений", bold=True), review.doubts_left],
+        [_Cell("Обозначения", bold=True), legend],
+        [],
+    ]
+
+
+def _changed_note(change: Change) -> str:
+    who = f"{change.author}, {_when(change.at)}"
+    if change.kind == "confirm":
+        return f"Подтверждено: {who}"
+    before = (
+        "значение не было распознано"
+        if change.recognised is None
+        else f"распознано «{change.recognised}»"
+    )
+    return f"Исправлено: {before}; исправил(а) {who}"
+
+
+def _value_cell(value: dict[str, Any] | None, change: Change | None) -> Any:
+    amount = _money(value.get("amount")) if value else None
+    if change is not None:
+        return _Cell(amount, fill=CORRECTED_FILL, comment=_changed_note(change))
+    if value is not None and value.get("needs_review"):
+        printed = value.get("text")
+        seen = f": распознано «{printed}»" if printed else ": значение не прочитано"
+        return _Cell(amount, fill=DOUBT_FILL, comment=f"Требует проверки{seen}")
+    return amount
+
+
+def _code_cell(line: dict[str, Any], change: Change | None) -> Any:
+    code = line.get("line_code")
+    if change is not None:
+        return _Cell(code, fill=CORRECTED_FILL, comment=_changed_note(change))
+    if line.get("needs_review") and own_doubt(line):
+        printed = line.get("line_code_text")
+        seen = f": распознано «{printed}»" if printed else ""
+        return _Cell(code, fill=DOUBT_FILL, comment=f"Требует проверки код строки{seen}")
+    return code
+
+
+def _table(corrected: CorrectedDocument) -> list[list[Any]]:
+    """The heading and one row per line: code, name, status, one amount a column."""
+    document = corrected.document
+    columns = _columns(document)
+    changes = review_of(corrected).changes
+    values = {(c.line, c.column_index): c for c in changes if c.kind in ("value", "confirm")}
+    codes = {c.line: c for c in changes if c.kind == "line_code"}
+    heading = [TABLE_HEADING, "Наименование", "Статус строки", *(_heading(c) for c in columns)]
+    rows: list[list[Any]] = [[_Cell(h, bold=True, wrap=True) for h in heading]]
+    for index, line in enumerate(document.get("lines") or []):
+        by_column = {v.get("column_index"): v for v in line.get("values") or []}
+        status = LINE_STATUSES.get(str(line.get("line_status")), line.get("line_status"))
+        rows.append(
+            [
+                _code_cell(line, codes.get(index)),
+                line.get("line_name"),
+                status or None,
+                *(
+                    _value_cell(
+                        by_column.get(c.get("column_index")),
+                        values.get((index, c.get("column_index"))),
+                    )
+                    for c in columns
+                ),
+            ]
+        )
+    return rows
 
 
 def statement_rows(document: dict[str, Any]) -> list[list[Any]]:
-    """The statement as rows: a heading row, then code, name, status and one amount a column."""
-    columns = sorted(document.get("columns") or [], key=lambda c: c.get("column_index", 0))
-    rows: list[list[Any]] = [["Код", "Наименование", "Статус", *(_heading(c) for c in columns)]]
+    """The statement as plain rows (the CSV): a heading row, then code, name, line status in
+    Russian and one amount a column."""
+    columns = _columns(document)
+    rows: list[list[Any]] = [
+        [TABLE_HEADING, "Наименование", "Статус строки", *(_heading(c) for c in columns)]
+    ]
     for line in document.get("lines") or []:
         amounts = {v.get("column_index"): v.get("amount") for v in line.get("values") or []}
+        status = LINE_STATUSES.get(str(line.get("line_status")), line.get("line_status"))
         rows.append(
             [
                 line.get("line_code"),
                 line.get("line_name"),
-                line.get("line_status"),
+                status or None,
                 *(_money(amounts.get(c.get("column_index"))) for c in columns),
             ]
         )
@@ -87,47 +345,80 @@ def statement_rows(document: dict[str, Any]) -> list[list[Any]]:
 
 
 def _check_rows(document: dict[str, Any]) -> list[list[Any]]:
+    names = {c.get("column_index"): _heading(c) for c in _columns(document)}
     checks = document.get("checks") or {}
-    rows: list[list[Any]] = [["Вид", "Соотношение", "Колонка", "Коды", "Ожидалось", "Фактически"]]
-    for kind, key in (("строгое", "relations_failed"), ("мягкое", "soft_relations_failed")):
+    heading = ["Вид", "Соотношение", "Колонка", "Коды", "Ожидалось", "Фактически", "Разница"]
+    rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
+    for key, kind in CHECK_KINDS.items():
         for failure in checks.get(key) or []:
+            expected, actual = _money(failure.get("expected")), _money(failure.get("actual"))
             rows.append(
                 [
                     kind,
                     failure.get("relation"),
-                    failure.get("column_index"),
+                    names.get(failure.get("column_index"), failure.get("column_index")),
                     ", ".join(failure.get("codes") or []),
-                    _money(failure.get("expected")),
-                    _money(failure.get("actual")),
+                    expected,
+                    actual,
+                    actual - expected if expected is not None and actual is not None else None,
                 ]
             )
     return rows
 
 
-def _xlsx(sheets: Iterable[tuple[str, Sequence[Sequence[Any]]]]) -> bytes:
-    workbook = Workbook(write_only=True)
-    for title, rows in sheets:
-        sheet = workbook.create_sheet(title[:31])
-        for row in rows:
-            sheet.append(list(row))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+def _warning_rows(document: dict[str, Any]) -> list[list[Any]]:
+    lines = document.get("lines") or []
+    named = {ln.get("ref"): _line_name(ln) for ln in lines if ln.get("ref")}
+    heading = ["Важность", "Сообщение", "Строки", "Код замечания"]
+    rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
+    for warning in document.get("warnings") or []:
+        refs = warning.get("line_refs") or []
+        rows.append(
+            [
+                SEVERITIES.get(str(warning.get("severity")), warning.get("severity")),
+                _Cell(warning.get("message"), wrap=True),
+                "; ".join(named.get(ref, str(ref)) for ref in refs) or None,
+                warning.get("code"),
+            ]
+        )
+    return rows
+
+
+def _line_name(line: dict[str, Any]) -> str:
+    code, name = line.get("line_code"), line.get("line_name")
+    return " ".join(str(part) for part in (code, name) if part) or str(line.get("ref"))
+
+
+def statement_xlsx(corrected: CorrectedDocument) -> bytes:
+    """A statement form as XLSX: the header block and the lines, the failed checks, the
+    recogniser's warnings."""
+    document = corrected.document
+    kind = str(document.get("document_type"))
+    block = _header_block(corrected)
+    table = _table(corrected)
+    periods = len(_columns(document))
+    book = Workbook(write_only=True)
+    _sheet(
+        book,
+        DOCUMENT_TYPES.get(kind, kind),
+        [*block, *table],
+        widths=(16, 60, 16, *([20] * periods)),
+        freeze=f"C{len(block) + 2}",
+    )
+    _sheet(book, CHECKS_SHEET, _check_rows(document), widths=(10, 40, 24, 24, 18, 18, 18))
+    _sheet(book, WARNINGS_SHEET, _warning_rows(document), widths=(16, 90, 40, 28))
+    return _save(book)
 
 
 def _csv(rows: Iterable[Sequence[Any]]) -> bytes:
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
     for row in rows:
-        writer.writerow(["" if v is None else v for v in row])
+        writer.writerow(
+            ["" if v is None else csv_text(v) if isinstance(v, str) else v for v in row]
+        )
     # A BOM, so that Excel opens the Cyrillic as UTF-8.
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
-
-
-def statement_xlsx(document: dict[str, Any]) -> bytes:
-    """A statement form as XLSX: its sheet and the failed checks' sheet."""
-    name = _SHEET_NAMES.get(str(document.get("document_type")), str(document.get("document_type")))
-    return _xlsx([(name, statement_rows(document)), (CHECKS_SHEET, _check_rows(document))])
 
 
 def statement_csv(document: dict[str, Any]) -> bytes:
@@ -141,9 +432,69 @@ def _osv_rows(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
         yield [_money(row.get(k)) if k in _MONEY else row.get(k) for k, _ in OSV_COLUMNS]
 
 
-def osv_xlsx(rows: Iterable[dict[str, Any]]) -> bytes:
-    """An ОСВ as one flat XLSX sheet of its rows."""
-    return _xlsx([("ОСВ", list(_osv_rows(rows)))])
+def _osv_block(document: dict[str, Any]) -> list[list[Any]]:
+    header: dict[str, Any] = document.get("header") or {}
+    status = document.get("status")
+    failed = (document.get("checks") or {}).get("failed") or []
+    return [
+        [_Cell(DOCUMENT_TITLES["OSV"], bold=True)],
+        [_Cell("Организация", bold=True), header.get("organization_name")],
+        [_Cell("Заголовок", bold=True), header.get("title")],
+        [_Cell("Счёт", bold=True), header.get("account")],
+        [_Cell("Период", bold=True), header.get("period_text")],
+        [_Cell("Единицы", bold=True), header.get("units")],
+        [_Cell("Статус", bold=True), STATUS_NAMES.get(str(status), status)],
+        [_Cell("Не выполнено проверок", bold=True), len(failed)],
+        [],
+    ]
+
+
+def _osv_table(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
+    yield [_Cell(title, bold=True, wrap=True) for _, title in OSV_COLUMNS]
+    for row in rows:
+        yield [
+            _money(row.get(k))
+            if k in _MONEY
+            else _OSV_KINDS.get(str(row.get(k)), row.get(k))
+            if k == "kind"
+            else row.get(k)
+            for k, _ in OSV_COLUMNS
+        ]
+
+
+def _osv_check_rows(document: dict[str, Any]) -> list[list[Any]]:
+    heading = ["Проверка", "Строка", "Колонка", "Ожидалось", "Фактически"]
+    rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
+    for failure in (document.get("checks") or {}).get("failed") or []:
+        check = str(failure.get("check"))
+        rows.append(
+            [
+                OSV_CHECKS.get(check, check),
+                failure.get("ref"),
+                failure.get("column"),
+                _money(failure.get("expected")),
+                _money(failure.get("actual")),
+            ]
+        )
+    return rows
+
+
+def osv_xlsx(rows: Iterable[dict[str, Any]], document: dict[str, Any] | None = None) -> bytes:
+    """An ОСВ as XLSX: its header block (when `document` is given) over one flat table of its
+    rows, and the failed checks."""
+    block = _osv_block(document) if document is not None else []
+    widths = [18 if field in _MONEY else 50 if field == "name" else 12 for field, _ in OSV_COLUMNS]
+    book = Workbook(write_only=True)
+    _sheet(
+        book,
+        DOCUMENT_TYPES["OSV"],
+        [*block, *_osv_table(rows)],
+        widths=widths,
+        freeze=f"A{len(block) + 2}",
+    )
+    if document is not None:
+        _sheet(book, CHECKS_SHEET, _osv_check_rows(document), widths=(44, 24, 20, 18, 18))
+    return _save(book)
 
 
 def osv_csv(rows: Iterable[dict[str, Any]]) -> bytes:

@@ -24,6 +24,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from services.arm_core.db.models import ACTIVE_STATUSES, JobStatus, RecognitionJob
 from services.arm_core.db.text import storable
 from services.arm_core.db.transitions import accept_final
+from services.arm_core.documents.glance import store_glances
 from services.arm_core.documents.store import store_documents
 from services.arm_core.exceptions import MappingError
 from services.arm_core.jobs.intake import (
@@ -165,7 +166,7 @@ class _LoadedResult:
             },
         )
         if moved:
-            await store_documents(session, job, mapped)
+            await store_glances(session, await store_documents(session, job, mapped))
             log.info(
                 "job %s: result %s mapped, %d documents stored",
                 job.id,

@@ -53,10 +53,10 @@ async def export_response(
     if is_osv(document.document_type):
         async with deps.sessions() as session:
             rows = [osv_row_json(r) for r in await load_osv_rows(session, document.id)]
-        data = osv_xlsx(rows) if fmt == "xlsx" else osv_csv(rows)
+        data = osv_xlsx(rows, corrected.document) if fmt == "xlsx" else osv_csv(rows)
     else:
         doc = corrected.document
-        data = statement_xlsx(doc) if fmt == "xlsx" else statement_csv(doc)
+        data = statement_xlsx(corrected) if fmt == "xlsx" else statement_csv(doc)
     name = f"{document.document_type.lower()}-{document.id}.{fmt}"
     return Response(
         data,

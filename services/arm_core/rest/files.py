@@ -12,7 +12,12 @@ from typing import Annotated
 from fastapi import APIRouter, File, Query, Request, Response, UploadFile
 
 from services.arm_core.db.models import StoredFile
-from services.arm_core.documents.listing import file_with_jobs, query_files
+from services.arm_core.documents.listing import (
+    FileOrder,
+    file_with_jobs,
+    files_glances,
+    query_files,
+)
 from services.arm_core.exceptions import NotFound
 from services.arm_core.jobs.uploads import Download, UploadService
 from services.arm_core.rest.bodies import read_limited
@@ -127,9 +132,24 @@ async def list_files(
     ] = None,
     uploaded_from: CreatedFrom = None,
     uploaded_to: CreatedTo = None,
+    needs_attention: Annotated[
+        bool | None,
+        Query(
+            description="true: only files needing attention (the latest job failed, or a "
+            "document of the latest result is not reviewed and has doubts, failed checks or "
+            "a status other than done); false: only the others"
+        ),
+    ] = None,
+    order: Annotated[
+        FileOrder,
+        Query(
+            description="newest: newest first; attention: those needing attention first, "
+            "then those being recognised, then the rest (newest first within each)"
+        ),
+    ] = "newest",
 ) -> FilePage:
-    """Stored files, newest first, with their jobs; filtered by the latest job's status,
-    by name and by upload time."""
+    """Stored files with their jobs and their latest result's documents at a glance;
+    filtered by the latest job's status, by name, by upload time and by attention."""
     async with deps.sessions() as session:
         total, files = await query_files(
             session,
@@ -139,19 +159,23 @@ async def list_files(
             name=name,
             uploaded_from=uploaded_from,
             uploaded_to=uploaded_to,
+            needs_attention=needs_attention,
+            order=order,
         )
-    items = [FileOut.of(f, list(f.jobs)) for f in files]
+        documents = await files_glances(session, files)
+    items = [FileOut.of(f, list(f.jobs), documents.get(f.id, ())) for f in files]
     return FilePage(items=items, total=total, limit=page.limit, offset=page.offset)
 
 
 @_read("/files/{file_id}", FileOut, "files")
 async def get_file(deps: Deps, file_id: uuid.UUID) -> FileOut:
-    """One stored file with all its jobs."""
+    """One stored file with all its jobs and its latest result's documents at a glance."""
     async with deps.sessions() as session:
         stored = await file_with_jobs(session, file_id)
-    if stored is None:
-        raise NotFound("file", file_id)
-    return FileOut.of(stored, list(stored.jobs))
+        if stored is None:
+            raise NotFound("file", file_id)
+        documents = await files_glances(session, [stored])
+    return FileOut.of(stored, list(stored.jobs), documents.get(file_id, ()))
 
 
 _add_download(

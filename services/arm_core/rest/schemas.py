@@ -4,14 +4,18 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Sequence
 from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from services.arm_core.db.documents import DocumentGlance
 from services.arm_core.db.models import RecognitionJob, StoredFile
+from services.arm_core.documents.glance import Glanced, GlanceState
 
 __all__ = [
     "API_PREFIX",
+    "DocumentGlanceOut",
     "DocumentList",
     "DocumentOut",
     "DocumentStatusName",
@@ -26,6 +30,7 @@ __all__ = [
     "OsvRowPage",
     "PipelineName",
     "Problem",
+    "ReviewGlanceOut",
     "S3Location",
     "UploadOut",
     "document_url",
@@ -119,8 +124,74 @@ class JobOut(BaseModel):
         )
 
 
+class ReviewGlanceOut(BaseModel):
+    """Where a document's review stands, at a glance."""
+
+    state: GlanceState = Field(
+        description="not_reviewed: no correction yet; in_progress: corrections, no review mark "
+        "after the last of them; reviewed: marked reviewed after every correction"
+    )
+    by: str | None = Field(description="Who marked it reviewed (reviewed only)")
+    at: dt.datetime | None = Field(description="When it was marked reviewed (reviewed only)")
+
+
+class DocumentGlanceOut(BaseModel):
+    """A document of the file's latest result at a glance: the figures of the corrected
+    document (corrections applied, checks recomputed)."""
+
+    id: uuid.UUID
+    document_type: str
+    form_variant: str | None
+    organization_name: str | None
+    inn: str | None
+    report_date: str | None
+    status: DocumentStatusName | None = Field(description="The corrected document's status")
+    doubts: int = Field(
+        description="Values, lines and header fields still needing review (0 for an ОСВ, "
+        "whose rows carry no doubt of their own: its failed checks say what to look at)"
+    )
+    failed_checks: int = Field(
+        description="Failed hard relations (an ОСВ: failed control sums and row identities)"
+    )
+    soft_failed_checks: int = Field(description="Failed soft relations")
+    needs_attention: bool = Field(
+        description="Not reviewed, and doubts, failed checks or a status other than done"
+    )
+    review: ReviewGlanceOut
+    url: str
+
+    @classmethod
+    def of(cls, glanced: Glanced) -> DocumentGlanceOut:
+        """The API view of a listed document and its glance."""
+        document, glance = glanced.document, glanced.glance
+        return cls(
+            id=document.id,
+            document_type=document.document_type,
+            form_variant=document.form_variant,
+            organization_name=glance.organization_name,
+            inn=glance.inn,
+            report_date=glance.report_date,
+            status=cast(DocumentStatusName | None, glance.status),
+            doubts=glance.doubts or 0,
+            failed_checks=glance.failed_checks,
+            soft_failed_checks=glance.soft_failed_checks,
+            needs_attention=glance.needs_attention,
+            review=_review(glance),
+            url=document_url(document.id),
+        )
+
+
+def _review(glance: DocumentGlance) -> ReviewGlanceOut:
+    return ReviewGlanceOut(
+        state=cast(GlanceState, glance.review_state),
+        by=glance.reviewed_by,
+        at=glance.reviewed_at,
+    )
+
+
 class FileOut(BaseModel):
-    """A stored file and its jobs, oldest attempt first."""
+    """A stored file and its jobs, oldest attempt first, and the documents of its latest
+    result at a glance."""
 
     file_id: uuid.UUID
     original_name: str
@@ -136,10 +207,17 @@ class FileOut(BaseModel):
     original_url: str = Field(description="The upload as the client sent it")
     documents_url: str = Field(description="The documents of the latest result")
     jobs: list[JobOut] = Field(default_factory=list)
+    documents: list[DocumentGlanceOut] = Field(
+        default_factory=list,
+        description="The documents of the latest result (done or needs_check), in the result "
+        "file's order; empty until there is one",
+    )
 
     @classmethod
-    def of(cls, file: StoredFile, jobs: list[RecognitionJob]) -> FileOut:
-        """The API view of a file row and its jobs."""
+    def of(
+        cls, file: StoredFile, jobs: list[RecognitionJob], documents: Sequence[Glanced] = ()
+    ) -> FileOut:
+        """The API view of a file row, its jobs and its latest result's documents."""
         return cls(
             file_id=file.id,
             original_name=file.original_name,
@@ -153,6 +231,7 @@ class FileOut(BaseModel):
             original_url=f"{API_PREFIX}/files/{file.id}/original",
             documents_url=documents_url(file.id),
             jobs=[JobOut.of(job) for job in sorted(jobs, key=lambda j: j.attempt)],
+            documents=[DocumentGlanceOut.of(d) for d in documents],
         )
 
 

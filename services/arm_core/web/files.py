@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, File, Query, Request, Response, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse
@@ -15,7 +16,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from services.arm_core.db.documents import Document
 from services.arm_core.db.models import ACTIVE_STATUSES, Correction, StoredFile
 from services.arm_core.documents.corrections import load_corrected
-from services.arm_core.documents.listing import file_with_jobs, query_files
+from services.arm_core.documents.listing import (
+    FAILED_STATUSES,
+    FileOrder,
+    file_with_jobs,
+    files_glances,
+    query_files,
+)
 from services.arm_core.documents.read import latest_result_job, list_documents
 from services.arm_core.documents.review import Review, review_of
 from services.arm_core.exceptions import (
@@ -48,20 +55,48 @@ _FILES_PAGE = 20
 _FILES_TABLE = "files-table"  # the table's element id: htmx names it in HX-Target
 
 
-async def _file_page_data(deps: ApiDeps, status: str | None, offset: int) -> dict[str, Any]:
-    # The filter's «все» sends an empty status; an unknown one filters nothing either.
+_ATTENTION = {"yes": True, "no": False}
+
+
+async def _file_page_data(
+    deps: ApiDeps, status: str | None, attention: str | None, order: str | None, offset: int
+) -> dict[str, Any]:
+    # The filters' «все» send an empty value; an unknown one filters nothing either. The page
+    # puts what needs the analyst first unless asked for the newest.
     status = status if status in STATUS_NAMES else None
+    needs = _ATTENTION.get(attention or "")
+    by: FileOrder = "newest" if order == "newest" else "attention"
     async with deps.sessions() as session:
-        total, files = await query_files(session, limit=_FILES_PAGE, offset=offset, status=status)
+        total, files = await query_files(
+            session,
+            limit=_FILES_PAGE,
+            offset=offset,
+            status=status,
+            needs_attention=needs,
+            order=by,
+        )
+        glances = await files_glances(session, files)
     latest = [(f, f.jobs[-1] if f.jobs else None) for f in files]
     running = any(job is not None and job.status in _ACTIVE for _f, job in latest)
-    items = [{"file": f, "job": job} for f, job in latest]
+    items = [
+        {
+            "file": f,
+            "job": job,
+            "documents": glances.get(f.id, []),
+            "failed": job is not None and job.status in FAILED_STATUSES,
+        }
+        for f, job in latest
+    ]
+    query = urlencode({"status": status or "", "attention": attention or "", "order": by})
     return {
         "items": items,
         "total": total,
         "offset": offset,
         "limit": _FILES_PAGE,
         "status": status or "",
+        "attention": attention if needs is not None else "",
+        "order": by,
+        "query": query,
         "running": running,
     }
 
@@ -106,11 +141,13 @@ async def files_page(
     deps: Deps,
     _who: Reader,
     status: Annotated[str | None, Query()] = None,
+    attention: Annotated[str | None, Query()] = None,
+    order: Annotated[str | None, Query()] = None,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> HTMLResponse:
-    """The files page, or only its table for htmx (the filter, the polling) and for
+    """The files page, or only its table for htmx (the filters, the polling) and for
     `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""
-    data = await _file_page_data(deps, status, offset)
+    data = await _file_page_data(deps, status, attention, order, offset)
     fragment = _wants_table(request)
     response = render(request, "_files_table.html" if fragment else "files.html", **data)
     response.headers["Vary"] = "HX-Request, HX-Target"

@@ -1,23 +1,60 @@
-"""The Russian names the pages show for the core's statuses and types."""
+"""The Russian names the pages show (one table with the export: `documents/words.py`)."""
 
 from __future__ import annotations
 
-__all__ = ["DOCUMENT_TYPES", "LINE_STATUSES", "STATUS_NAMES"]
+from typing import Any
 
-STATUS_NAMES: dict[str, str] = {
-    "queued": "в очереди",
-    "published": "отправлен",
-    "processing": "распознаётся",
-    "done": "готово",
-    "needs_check": "нужна проверка",
-    "error": "ошибка",
-    "timeout": "нет ответа",
-    "dlq": "не доставлен",
+from services.arm_core.db.models import Correction
+from services.arm_core.documents.corrections import HEADER_FIELDS
+from services.arm_core.documents.words import (
+    DOCUMENT_TYPES,
+    FORM_VARIANTS,
+    LINE_STATUSES,
+    REVIEW_STATES,
+    STATUS_NAMES,
+    document_name,
+    money,
+    ru_date,
+)
+
+__all__ = [
+    "DOCUMENT_TYPES",
+    "FORM_VARIANTS",
+    "LINE_STATUSES",
+    "REVIEW_STATES",
+    "STATUS_NAMES",
+    "correction_what",
+    "document_name",
+    "money",
+    "ru_date",
+]
+
+
+_CORRECTION_KINDS = {
+    "value": "сумма",
+    "confirm": "подтверждена сумма",
+    "line_code": "код строки",
+    "header": "шапка",
+    "reviewed": "отмечен проверенным",
 }
-DOCUMENT_TYPES = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ", "DISCLOSURE": "Пояснения"}
-LINE_STATUSES = {
-    "ok": "",
-    "unreadable": "код не прочитан",
-    "missing": "нет кода",
-    "detail": "детализация",
-}
+
+
+def correction_what(correction: Correction, document: dict[str, Any]) -> str:
+    """What a correction changed, in the analyst's words: «сумма: 2120 Себестоимость продаж,
+    За 2024 г.», «шапка: ИНН» (the line's code and name and the column's label, never an
+    index)."""
+    kind = _CORRECTION_KINDS.get(correction.kind, correction.kind)
+    place: list[str] = []
+    lines = document.get("lines") or []
+    if correction.line is not None and 0 <= correction.line < len(lines):
+        line = lines[correction.line]
+        named = " ".join(str(p) for p in (line.get("line_code"), line.get("line_name")) if p)
+        place.append(named or f"строка {correction.line + 1}")
+    if correction.column_index is not None:
+        columns = {c.get("column_index"): c for c in document.get("columns") or []}
+        column = columns.get(correction.column_index)
+        label = (column or {}).get("label")
+        place.append(str(label) if label else f"колонка {correction.column_index}")
+    if correction.field:
+        place.append(HEADER_FIELDS.get(correction.field, correction.field))
+    return f"{kind}: {', '.join(place)}" if place else kind

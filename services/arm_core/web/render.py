@@ -9,8 +9,17 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
-from services.arm_core.web.names import DOCUMENT_TYPES, LINE_STATUSES, STATUS_NAMES
-from services.arm_core.web.views import money
+from services.arm_core.web.names import (
+    DOCUMENT_TYPES,
+    FORM_VARIANTS,
+    LINE_STATUSES,
+    REVIEW_STATES,
+    STATUS_NAMES,
+    correction_what,
+    document_name,
+    money,
+    ru_date,
+)
 
 __all__ = ["UI_PREFIX", "build_templates", "render", "templates_of"]
 
@@ -22,8 +31,15 @@ def build_templates() -> Jinja2Templates:
     """The pages' Jinja2 environment with their filters and the names they show."""
     templates = Jinja2Templates(directory=str(_TEMPLATES))
     templates.env.filters["money"] = money
+    templates.env.filters["ru_date"] = ru_date
     templates.env.globals.update(
-        STATUS_NAMES=STATUS_NAMES, DOCUMENT_TYPES=DOCUMENT_TYPES, LINE_STATUSES=LINE_STATUSES
+        STATUS_NAMES=STATUS_NAMES,
+        DOCUMENT_TYPES=DOCUMENT_TYPES,
+        FORM_VARIANTS=FORM_VARIANTS,
+        LINE_STATUSES=LINE_STATUSES,
+        REVIEW_STATES=REVIEW_STATES,
+        document_name=document_name,
+        correction_what=correction_what,
     )
     return templates
 

@@ -6,22 +6,13 @@ Pure functions of the corrected document, so the page and its tests read the sam
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
+from services.arm_core.documents.words import money
 
 __all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
-
-
-def money(amount: str | None) -> str:
-    """An amount for people: digits grouped by thin no-break spaces, a minus sign."""
-    if amount is None:
-        return ""
-    value = Decimal(amount)
-    text = f"{abs(value):,}".replace(",", "\u202f")
-    return f"−{text}" if value < 0 else text
 
 
 @dataclass(frozen=True, slots=True)

@@ -51,7 +51,7 @@ def test_migrate_command_creates_the_tables(tmp_path: Path) -> None:
         "document_issue",
         "alembic_version",
     } <= tables
-    assert version == ("0003",)
+    assert version == ("0004",)
 
 
 def _diff(connection: Connection) -> list[Any]:

@@ -18,7 +18,13 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from services.arm_core.documents.export import OSV_COLUMNS
+from services.arm_core.documents.export import (
+    CORRECTED_FILL,
+    DOUBT_FILL,
+    OSV_COLUMNS,
+    TABLE_HEADING,
+)
+from services.devstack._samples import ORG_INN
 from tests.arm_core.web._doubtful import (
     DOUBTFUL_TEXT,
     RIGHT_AMOUNT,
@@ -109,7 +115,10 @@ async def test_the_files_page_answers_htmx_with_its_table_alone(
         assert {"HX-Request", "HX-Target"} <= {
             v.strip() for v in response.headers["Vary"].split(",")
         }
-    assert 'hx-get="/ui/files?status=needs_check&offset=0"' in table.text
+    assert (
+        'hx-get="/ui/files?status=needs_check&amp;attention=&amp;order=attention&amp;offset=0"'
+        in table.text
+    )
 
 
 async def test_an_unsupported_upload_gets_a_readable_message_not_a_trace(
@@ -323,15 +332,19 @@ async def test_a_document_of_another_file_is_a_404_page(
 async def test_the_xlsx_export_has_the_corrected_values_and_a_checks_sheet(
     client: httpx.AsyncClient, income: Recognised
 ) -> None:
-    """Before the correction the 2120 cell is empty and the checks sheet lists the failure;
-    after it the cell is −118450 and the checks sheet has only its heading."""
+    """Before the correction the 2120 cell is empty (marked doubtful) and the checks sheet
+    lists the failure; after it the cell is −118450, marked corrected by `local`, and the
+    checks sheet has only its heading. The header block names the organisation."""
     before = await client.get(f"{income.page}/export.xlsx")
     assert before.status_code == 200
     book = openpyxl.load_workbook(io.BytesIO(before.content))
-    sheet, checks = book.worksheets
+    sheet, checks, _warnings = book.worksheets
     assert sheet.title == "ОФР"
-    assert [c.value for c in sheet[3]][:3] == ["2120", "Себестоимость продаж", "ok"]
-    assert sheet.cell(3, 4).value is None
+    start = _table_start(sheet)
+    assert next(r for r in sheet.iter_rows() if r[0].value == "ИНН")[1].value == ORG_INN
+    assert [c.value for c in sheet[start + 2]][:3] == ["2120", "Себестоимость продаж", None]
+    assert sheet.cell(start + 2, 4).value is None
+    assert sheet.cell(start + 2, 4).fill.fgColor.rgb == DOUBT_FILL
     assert checks.max_row == 2
     await client.post(
         f"/api/v1/documents/{income.document_id}/corrections",
@@ -339,16 +352,22 @@ async def test_the_xlsx_export_has_the_corrected_values_and_a_checks_sheet(
     )
     after = await client.get(f"/api/v1/documents/{income.document_id}/export?format=xlsx")
     book = openpyxl.load_workbook(io.BytesIO(after.content))
-    sheet, checks = book.worksheets
-    assert sheet.cell(3, 4).value == -118450
+    sheet, checks, _warnings = book.worksheets
+    assert sheet.cell(start + 2, 4).value == -118450
+    assert sheet.cell(start + 2, 4).fill.fgColor.rgb == CORRECTED_FILL
+    assert "local" in sheet.cell(start + 2, 4).comment.text
     assert checks.max_row == 1
     corrected = (await _corrected(client, income.document_id))["document"]
-    for row, line in enumerate(corrected["lines"], start=2):
+    for row, line in enumerate(corrected["lines"], start=start + 1):
         assert sheet.cell(row, 1).value == line["line_code"]
         for offset, column in enumerate((3, 4)):
-            amount = _value(corrected, row - 2, column)["amount"]
+            amount = _value(corrected, row - start - 1, column)["amount"]
             expected = None if amount is None else int(amount)
             assert sheet.cell(row, 4 + offset).value == expected
+
+
+def _table_start(sheet: Any) -> int:
+    return next(r for r in range(1, sheet.max_row + 1) if sheet.cell(r, 1).value == TABLE_HEADING)
 
 
 async def test_the_csv_export_is_semicolon_separated_utf8(
@@ -358,11 +377,11 @@ async def test_the_csv_export_is_semicolon_separated_utf8(
     response = await client.get(f"{income.page}/export.csv")
     assert response.status_code == 200
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffКод;Наименование;Статус;")
+    assert text.startswith("\ufeffКод;Наименование;Статус строки;")
     rows = text.strip().split("\r\n")
     corrected = (await _corrected(client, income.document_id))["document"]
     assert len(rows) == 1 + len(corrected["lines"])
-    assert rows[1].startswith("2110;Выручка;ok;152340;138900")
+    assert rows[1].startswith("2110;Выручка;;152340;138900")
 
 
 async def test_an_osv_document_is_paged_and_exported_flat(
@@ -376,8 +395,9 @@ async def test_an_osv_document_is_paged_and_exported_flat(
     assert "1\u202f000" in page
     export = await client.get(f"{osv.page}/export.xlsx")
     sheet = openpyxl.load_workbook(io.BytesIO(export.content)).worksheets[0]
-    assert [cell.value for cell in sheet[1]] == [title for _, title in OSV_COLUMNS]
-    assert sheet.max_row == 9
+    start = next(r for r in range(1, 20) if sheet.cell(r, 1).value == OSV_COLUMNS[0][1])
+    assert [cell.value for cell in sheet[start]] == [title for _, title in OSV_COLUMNS]
+    assert sheet.max_row == start + 8
     refused = await client.post(
         f"/api/v1/documents/{osv.document_id}/corrections",
         json={"kind": "value", "line": 0, "column_index": 0, "value": "1"},
@@ -445,3 +465,23 @@ async def test_a_scan_value_shows_its_page_rendered_from_the_stored_pdf(
         assert png.height > 100
     missing = await client.get(f"/ui/files/{scan.file_id}/pages/9.png")
     assert missing.status_code == 404
+
+
+async def test_the_pages_speak_russian_form_variants_lines_and_amounts(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """«ОФР (полная)», never «(full)»; the corrections log names the line by code and name
+    and the column by its label, never by 0-based indexes; amounts with a decimal comma."""
+    page = await _page(client, income.page)
+    assert "ОФР (полная)" in page and "(full)" not in page
+    listing = await _page(client, f"/ui/files/{income.file_id}")
+    assert "ОФР (полная)" in listing and "(full)" not in listing
+    await client.post(
+        f"/api/v1/documents/{income.document_id}/corrections",
+        json={"kind": "value", "line": DOUBTFUL_LINE, "column_index": COLUMN, "value": "-1234,5"},
+    )
+    page = await _page(client, income.page)
+    log = page[page.index('id="corrections"') :]
+    assert "сумма: 2120 Себестоимость продаж, " in log
+    assert "строка 1" not in log and "колонка" not in log and "value," not in log
+    assert "−1\u202f234,50" in log
