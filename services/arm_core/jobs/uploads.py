@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -112,10 +113,12 @@ class Download:
 
 @dataclass(frozen=True, slots=True)
 class Accepted:
-    """A stored file and its first, queued job."""
+    """A stored file and its first, queued job; `duplicate_of` is the latest earlier file with
+    the same bytes (both are kept: the analyst decides)."""
 
     file: StoredFile
     job: RecognitionJob
+    duplicate_of: StoredFile | None = None
 
 
 class UploadService:
@@ -197,6 +200,12 @@ class UploadService:
         )
         try:
             async with self._sessions() as session, session.begin():
+                earlier = await session.scalar(
+                    select(StoredFile)
+                    .where(StoredFile.sha256 == file.sha256)
+                    .order_by(StoredFile.created_at.desc())
+                    .limit(1)
+                )
                 session.add_all([file, job])
         except SQLAlchemyError as exc:
             log.error("upload %s: database commit failed; removing the S3 objects", file_id)
@@ -208,7 +217,7 @@ class UploadService:
                 await self._remove_object(written)
             raise
         self._on_queued()
-        return Accepted(file=file, job=job)
+        return Accepted(file=file, job=job, duplicate_of=earlier)
 
     async def recognize_again(self, file_id: uuid.UUID) -> RecognitionJob:
         """A new queued job for a stored file, with attempt = the highest so far + 1."""

@@ -115,6 +115,7 @@ async def upload_file(
             "sha256": stored.sha256,
             "content_type": stored.content_type,
             "s3": S3Location(bucket=stored.s3_bucket, key=stored.s3_key),
+            "duplicate_of": accepted.duplicate_of.id if accepted.duplicate_of else None,
         }
     )
     return out

@@ -291,6 +291,11 @@ class UploadOut(BaseModel):
     sha256: str
     content_type: str
     s3: S3Location
+    duplicate_of: uuid.UUID | None = Field(
+        None,
+        description="The latest earlier file with exactly these bytes (same sha256); both are "
+        "kept and recognised — the analyst may delete one",
+    )
 
 
 class DocumentSummary(BaseModel):

@@ -159,23 +159,29 @@ async def upload(
     request: Request,
     deps: Deps,
     _who: Integrator,
-    file: Annotated[UploadFile | None, File()] = None,
+    file: Annotated[list[UploadFile] | None, File()] = None,
 ) -> HTMLResponse:
-    if file is None:
+    """One or several files (the picker and a drop take many): each stored and queued, or
+    refused with its reason; a file whose bytes were uploaded before says which file it
+    repeats."""
+    if not file:
         return render(request, "_upload_result.html", 400, error="Выберите файл.")
-    try:
-        data = await read_limited(file, deps.uploads.max_bytes)
-        accepted = await deps.uploads.accept(file.filename, data)
-    except (UploadRejected, FileOverLimits, Unavailable) as refused:  # the page says why
-        return render(
-            request,
-            "_upload_result.html",
-            _status(refused),
-            error=_upload_reason(refused),
-            name=file.filename,
-        )
-    response = render(request, "_upload_result.html", 201, stored=accepted.file)
-    response.headers["HX-Trigger"] = "files-changed"
+    results: list[dict[str, Any]] = []
+    for one in file:
+        try:
+            data = await read_limited(one, deps.uploads.max_bytes)
+            accepted = await deps.uploads.accept(one.filename, data)
+        except (UploadRejected, FileOverLimits, Unavailable) as refused:  # the page says why
+            results.append(
+                {"name": one.filename, "error": _upload_reason(refused), "code": _status(refused)}
+            )
+            continue
+        results.append({"stored": accepted.file, "duplicate_of": accepted.duplicate_of})
+    stored = [r for r in results if "stored" in r]
+    code = 201 if stored else min(r["code"] for r in results)
+    response = render(request, "_upload_result.html", code, results=results)
+    if stored:
+        response.headers["HX-Trigger"] = "files-changed"
     return response
 
 

@@ -20,6 +20,7 @@ from services.arm_core.web.names import (
     money,
     ru_date,
 )
+from services.arm_core.web.views import waited
 
 __all__ = ["UI_PREFIX", "build_templates", "render", "templates_of"]
 
@@ -31,6 +32,7 @@ def build_templates() -> Jinja2Templates:
     """The pages' Jinja2 environment with their filters and the names they show."""
     templates = Jinja2Templates(directory=str(_TEMPLATES))
     templates.env.filters["money"] = money
+    templates.env.filters["waited"] = waited
     templates.env.filters["ru_date"] = ru_date
     templates.env.globals.update(
         STATUS_NAMES=STATUS_NAMES,

@@ -5,6 +5,7 @@ Pure functions of the corrected document, so the page and its tests read the sam
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +13,28 @@ from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocu
 from services.arm_core.documents.review import Change, review_of
 from services.arm_core.documents.words import money
 
-__all__ = ["Cell", "CheckRow", "GridLine", "HeaderRow", "StatementView", "money", "statement_view"]
+__all__ = [
+    "Cell",
+    "CheckRow",
+    "GridLine",
+    "HeaderRow",
+    "StatementView",
+    "money",
+    "statement_view",
+    "waited",
+]
+
+
+def waited(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
+    """How long a job has run since `since`, as a person reads it: «0:07», «12:30», «1:02:05»."""
+    if since is None:
+        return ""
+    if since.tzinfo is None:  # SQLite hands back naive UTC
+        since = since.replace(tzinfo=dt.UTC)
+    seconds = max(0, int(((now or dt.datetime.now(dt.UTC)) - since).total_seconds()))
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
 @dataclass(frozen=True, slots=True)

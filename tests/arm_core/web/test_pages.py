@@ -72,7 +72,7 @@ async def test_root_leads_to_the_files_page_in_russian_with_local_assets(
     response = await client.get("/", follow_redirects=True)
     assert response.status_code == 200
     assert '<html lang="ru">' in response.text
-    assert "Перетащите файл сюда" in response.text
+    assert "Перетащите файлы сюда" in response.text
     assert 'src="/ui/static/htmx.min.js"' in response.text
     assert "http" not in re.sub(r'href="[^"]*"|xmlns="[^"]*"', "", response.text.split("<body>")[0])
     asset = await client.get("/ui/static/htmx.min.js")
