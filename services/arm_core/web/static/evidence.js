@@ -7,7 +7,7 @@
   var STEP = 1.5, MIN = 1, MAX = 12;
 
   function zoomOf(viewport) {
-    return parseFloat(viewport.dataset.zoom || "1");
+    return parseFloat(viewport.dataset.scale || "1");
   }
 
   function setZoom(viewport, zoom, cx, cy) {
@@ -18,7 +18,7 @@
     // keep the point under (cx, cy) — the viewport's centre by default — where it was
     if (cx === undefined) { cx = viewport.clientWidth / 2; cy = viewport.clientHeight / 2; }
     var x = (viewport.scrollLeft + cx) / old, y = (viewport.scrollTop + cy) / old;
-    viewport.dataset.zoom = String(zoom);
+    viewport.dataset.scale = String(zoom);
     inner.style.width = zoom * 100 + "%";
     viewport.scrollLeft = x * zoom - cx;
     viewport.scrollTop = y * zoom - cy;
@@ -35,7 +35,7 @@
   }
 
   document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("[data-zoom]");
+    var button = event.target.closest && event.target.closest("button[data-zoom]");
     if (!button) return;
     var viewport = button.closest(".evidence-view").querySelector(".evidence-viewport");
     var how = button.dataset.zoom;
