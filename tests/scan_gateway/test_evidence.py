@@ -25,6 +25,8 @@ from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from services.scan_gateway.resultset import parse_item
 
 from ._forms import BALANCE, expected_amount, font_path, render_pdf, render_png
+from ._resultsets import encode, minimal_balance_item
+from ._support import GatedSource
 from .test_local import InlineRunner, make_job
 
 pytestmark = pytest.mark.skipif(font_path() is None, reason="no DejaVuSans font to render with")
@@ -151,3 +153,36 @@ def test_a_box_off_shape_fails_the_item(box: object) -> None:
     """Three numbers, x0 > x1, beyond the page, not numbers: the item is JSON_FAILED."""
     with pytest.raises(ItemInvalid):
         parse_item("page-1.json", _item(box))
+
+
+async def test_a_scanning_system_s_boxes_become_the_evidence(s3: S3Storage, bucket: str) -> None:
+    """Items of the scanning system with boxes on some cells: the evidence lists exactly those
+    values, under the refs of the document's lines; items without boxes write no evidence."""
+    from services.runtime.storage import ObjectNotFound
+
+    page = minimal_balance_item()
+    rows = page["tables"][0]["rows"]
+    boxed = rows[0]
+    for n, cell in enumerate(boxed["cells"]):
+        cell["box"] = [0.1 + 0.15 * n, 0.30, 0.2 + 0.15 * n, 0.32]
+    boxed["box"] = [0.05, 0.29, 0.95, 0.33]
+    job = dataclasses.replace(make_job("PDF"), bucket=bucket)
+    source = GatedSource({"page-1.json": encode(page)})
+    recognition = await ScanGatewayRecognizer(source, archive=RawArchive(s3)).recognize(b"%", job)
+    evidence = json.loads(await s3.get_bytes(bucket, evidence_key(job), 1 << 20))
+    ref = f"p1:t0:r{boxed['index']}"
+    line = next(ln for ln in recognition.documents[0]["lines"] if ln["ref"] == ref)
+    assert set(evidence["lines"]) == {ref}
+    assert evidence["lines"][ref]["box"] == pytest.approx(boxed["box"])
+    assert set(evidence["lines"][ref]["values"]) == {str(v["column_index"]) for v in line["values"]}
+    for value in line["values"]:
+        cell = next(c for c in boxed["cells"] if c["column"] == value["column_index"])
+        assert evidence["lines"][ref]["values"][str(value["column_index"])] == pytest.approx(
+            cell["box"]
+        )
+
+    plain = dataclasses.replace(make_job("PDF"), bucket=bucket)
+    source = GatedSource({"page-1.json": encode(minimal_balance_item())})
+    await ScanGatewayRecognizer(source, archive=RawArchive(s3)).recognize(b"%", plain)
+    with pytest.raises(ObjectNotFound):
+        await s3.get_bytes(bucket, evidence_key(plain), 1 << 20)
