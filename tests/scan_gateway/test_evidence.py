@@ -96,11 +96,13 @@ def _checked_crops(
 
 
 @needs_tesseract
+@pytest.mark.parametrize("crop", [None, (30.0, 25.0, 800.0, 560.0)], ids=["page", "cropbox"])
 async def test_text_pdf_values_have_boxes_whose_crops_show_their_digits(
-    s3: S3Storage, bucket: str
+    s3: S3Storage, bucket: str, crop: tuple[float, float, float, float] | None
 ) -> None:
-    """A text-layer PDF: every value of the balance has a box, and each crop shows its digits."""
-    pdf = render_pdf((BALANCE,))
+    """A text-layer PDF, its CropBox the page or smaller (a renderer shows the crop box only):
+    every value of the balance has a box, and each crop shows its digits."""
+    pdf = render_pdf((BALANCE,), crop)
     _job, (recognition, evidence) = await _recognised(pdf, "PDF", s3, bucket)
     assert evidence["format"] == "scan-evidence/1"
     document = recognition.documents[0]

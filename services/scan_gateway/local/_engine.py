@@ -60,22 +60,34 @@ def _open_image(data: bytes, file_type: str) -> Any:
     return image
 
 
-def _fraction_of(width: float, height: float) -> Frame:
-    """Boxes in units of a `width` × `height` page as fractions of it."""
+def _fraction_of(left: float, top: float, right: float, bottom: float) -> Frame:
+    """Boxes in the units of a page whose visible area is (left, top, right, bottom) as
+    fractions of that area (what a renderer shows)."""
+    width, height = max(right - left, 1e-6), max(bottom - top, 1e-6)
 
     def frame(box: Box) -> Box:
-        x0, top, x1, bottom = box
+        x0, y0, x1, y1 = box
         return (
-            min(max(x0 / width, 0.0), 1.0),
-            min(max(top / height, 0.0), 1.0),
-            min(max(x1 / width, 0.0), 1.0),
-            min(max(bottom / height, 0.0), 1.0),
+            min(max((x0 - left) / width, 0.0), 1.0),
+            min(max((y0 - top) / height, 0.0), 1.0),
+            min(max((x1 - left) / width, 0.0), 1.0),
+            min(max((y1 - top) / height, 0.0), 1.0),
         )
 
     return frame
 
 
-def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame]]:
+def _layer_frame(page: Any) -> Frame | None:
+    """Where a text layer's words print on the page as rendered: fractions of the crop box;
+    none for a rotated page (its words' axes are not the rendering's: no box, not a wrong
+    one)."""
+    if getattr(page, "rotation", 0):
+        return None
+    left, top, right, bottom = (float(v) for v in page.cropbox)
+    return _fraction_of(left, top, right, bottom)
+
+
+def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame | None]]:
     """The words of every page's text layer (PDF points) and the frame that places them on
     their page; a file that is no PDF is unreadable."""
     import pdfplumber
@@ -94,7 +106,7 @@ def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame]]:
                             for w in page.extract_words(keep_blank_chars=False, use_text_flow=False)
                         ]
                     ),
-                    _fraction_of(float(page.width) or 1.0, float(page.height) or 1.0),
+                    _layer_frame(page),
                 )
                 for page in pages
             ]
