@@ -15,7 +15,12 @@ from typing import Any
 
 import pytest
 
-from services.arm_core.jobs.evidence import EVIDENCE_DPI, crop_around, placement_in
+from services.arm_core.jobs.evidence import (
+    EVIDENCE_DPI,
+    crop_around,
+    page_dpi_scale,
+    placement_in,
+)
 from services.runtime.recognizer import Job
 from services.runtime.storage import S3Storage
 from services.scan_gateway.errors import ItemInvalid
@@ -56,7 +61,7 @@ def _ocr_digits(png: bytes) -> str:
 
 
 def _page_image(data: bytes, file_type: str) -> Any:
-    """The page as arm-core crops it: a PDF page at the evidence dpi, an image as uploaded."""
+    """The page as arm-core crops it: a PDF page at the evidence dpi, an image brought to it."""
     from PIL import Image
 
     if file_type == "PDF":
@@ -67,7 +72,7 @@ def _page_image(data: bytes, file_type: str) -> Any:
             return document[0].render(scale=EVIDENCE_DPI / 72).to_pil()
         finally:
             document.close()
-    return Image.open(io.BytesIO(data))
+    return page_dpi_scale(Image.open(io.BytesIO(data)), EVIDENCE_DPI)
 
 
 def _checked_crops(
