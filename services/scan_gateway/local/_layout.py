@@ -435,7 +435,10 @@ def _reread_row(
                 and pattern.match(check)
                 and (not code or not clean or known_code(check))
             ):
-                cells[column] = [PlacedWord(check, x0, x1, top, bottom, again[1])]
+                # the new reading stands where the ink was read, not over the whole band
+                # (the band's box takes in the cell's rules: poor evidence)
+                ink = _words_box(found) or (x0, top, x1, bottom)
+                cells[column] = [PlacedWord(check, ink[0], ink[2], ink[1], ink[3], again[1])]
                 break
 
 
