@@ -37,7 +37,13 @@ from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import NoEvidence, NotAnOsvDocument, NotFound
 from services.arm_core.rest.deps import READ, ApiDeps, Deps
 from services.arm_core.rest.openapi import problem_responses
-from services.arm_core.rest.problem_types import NO_EVIDENCE, NOT_AN_OSV_DOCUMENT
+from services.arm_core.rest.problem_types import (
+    FILE_OVER_LIMITS,
+    FILES_BUSY,
+    NO_EVIDENCE,
+    NOT_AN_OSV_DOCUMENT,
+    UNAVAILABLE,
+)
 from services.arm_core.rest.reads import ID_PROBLEMS
 from services.arm_core.rest.schemas import (
     DocumentList,
@@ -228,7 +234,7 @@ _EXCEL_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
                 "X-Evidence-Page-Size": {"schema": {"type": "string"}},
             },
         },
-        **problem_responses(*ID_PROBLEMS, NO_EVIDENCE),
+        **problem_responses(*ID_PROBLEMS, NO_EVIDENCE, FILE_OVER_LIMITS, FILES_BUSY, UNAVAILABLE),
     },
 )
 async def evidence(
