@@ -28,6 +28,7 @@ from services.arm_core.auth import announce, auth_state, check_bind, install_aut
 from services.arm_core.db.engine import create_engine, create_session_factory, is_sqlite
 from services.arm_core.db.migrate import migrate
 from services.arm_core.exceptions import PublishFailed
+from services.arm_core.jobs.evidence import EvidenceService
 from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.jobs.intake import FinalResultHandler, Intake, StagedFinalHandler
 from services.arm_core.jobs.periodic import PeriodicTask
@@ -223,7 +224,8 @@ def create_app(
         if girbo.girbo_url is not None
         else None
     )
-    install_rest(api, ApiDeps(sessions, uploads, retention, official))
+    evidence = EvidenceService(storage, uploads, results_bucket=settings.s3.s3_results_bucket)
+    install_rest(api, ApiDeps(sessions, uploads, retention, official, evidence))
     install_web(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")

@@ -14,6 +14,7 @@ ArmCoreError
 │   ├── NotFound                no such file, job or document
 │   ├── JobInFlight             a job of the file is queued, published or processing
 │   ├── NotAnOsvDocument        rows asked of a statement form
+│   ├── NoEvidence              a value with no recorded position on a page
 │   ├── InvalidCorrection       a correction naming nothing, or with a value that is not one
 │   ├── FileOverLimits          reading a stored or uploaded file went over its worker's limits
 │   ├── DoubtsLeft              marked reviewed with doubts left, their count not confirmed
@@ -43,6 +44,7 @@ __all__ = [
     "JobInFlight",
     "MappingError",
     "MissingFileName",
+    "NoEvidence",
     "NotAnOsvDocument",
     "NotFound",
     "PublishFailed",
@@ -113,6 +115,11 @@ class JobInFlight(Refused):
 
 class NotAnOsvDocument(Refused):
     """Only ОСВ documents have rows."""
+
+
+class NoEvidence(Refused):
+    """The value has no position on a page: an Excel document (its cells are the source), a
+    value the recogniser placed nowhere, or a result recognised without evidence."""
 
 
 class InvalidCorrection(Refused):

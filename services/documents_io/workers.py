@@ -9,7 +9,7 @@ worker and waiting place is taken, the others when a limit was hit.
 from __future__ import annotations
 
 from services.documents_io.cells import CellWindow, ExcelRef, cell_window
-from services.documents_io.pages import MAX_PAGE_PIXELS, render_page_png
+from services.documents_io.pages import MAX_PAGE_PIXELS, PAGE_SCALE, render_page_png
 from services.documents_io.tiff import tiff_to_pdf
 from services.runtime.file_workers import FileWorkers
 
@@ -23,9 +23,10 @@ async def render_page(
     page: int,
     *,
     max_pixels: int = MAX_PAGE_PIXELS,
+    scale: float = PAGE_SCALE,
 ) -> bytes | None:
     """`pages.render_page_png` in a worker."""
-    return await workers.run(_render, data, file_type, page, max_pixels)
+    return await workers.run(_render, data, file_type, page, max_pixels, scale)
 
 
 async def tiff_as_pdf(workers: FileWorkers, data: bytes, max_bytes: int | None) -> bytes:
@@ -40,8 +41,10 @@ async def read_cell_window(
     return await workers.run(_window, data, ref, amount, text)
 
 
-def _render(data: bytes, file_type: str, page: int, max_pixels: int) -> bytes | None:
-    return render_page_png(data, file_type, page, max_pixels=max_pixels)
+def _render(
+    data: bytes, file_type: str, page: int, max_pixels: int, scale: float = PAGE_SCALE
+) -> bytes | None:
+    return render_page_png(data, file_type, page, max_pixels=max_pixels, scale=scale)
 
 
 def _window(data: bytes, ref: ExcelRef, amount: str | None, text: str | None) -> CellWindow | None:

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.scan_gateway.recognizer import build_recognizer as build_recognizer
     from services.scan_gateway.recognizer import seconds_left as seconds_left
     from services.scan_gateway.resultset import ITEM_FORMAT as ITEM_FORMAT
+    from services.scan_gateway.resultset import Box as Box
     from services.scan_gateway.resultset import Cell as Cell
     from services.scan_gateway.resultset import Column as Column
     from services.scan_gateway.resultset import Item as Item
@@ -91,6 +92,7 @@ _LAZY: dict[str, str] = {
     "ScanGatewayRecognizer": "services.scan_gateway.recognizer",
     "build_recognizer": "services.scan_gateway.recognizer",
     "seconds_left": "services.scan_gateway.recognizer",
+    "Box": "services.scan_gateway.resultset",
     "Cell": "services.scan_gateway.resultset",
     "Column": "services.scan_gateway.resultset",
     "ITEM_FORMAT": "services.scan_gateway.resultset",

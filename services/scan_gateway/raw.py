@@ -1,5 +1,6 @@
 """The raw result set in S3: `raw/{file_id}/{job_id}/<item>` plus a manifest, named by
-`raw_s3_key` in the envelope, so an analyst can see what the scanning system returned."""
+`raw_s3_key` in the envelope, so an analyst can see what the scanning system returned; and the
+evidence file beside the result (`services.scan_gateway.evidence`)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, Protocol
 
 from services.runtime.recognizer import Job
 from services.runtime.storage import StorageError
+from services.scan_gateway.evidence import evidence_key
 from services.scan_gateway.resultset import RawResultSet
 
 __all__ = ["MANIFEST", "RawArchive", "RawStore", "raw_prefix"]
@@ -57,6 +59,17 @@ class RawArchive:
             log.error("job %s: raw result set not stored: %s", job.job_id, exc)
             return None
         return prefix + MANIFEST
+
+    async def store_evidence(self, job: Job, evidence: dict[str, Any]) -> str | None:
+        """The evidence file's key, or None when S3 refused (logged: the values then have no
+        position, and the job goes on)."""
+        key = evidence_key(job)
+        try:
+            await self._storage.put_json(self._bucket or job.bucket, key, evidence)
+        except StorageError as exc:
+            log.error("job %s: evidence not stored: %s", job.job_id, exc)
+            return None
+        return key
 
 
 def _safe(name: str) -> str:

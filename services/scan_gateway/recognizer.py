@@ -1,4 +1,5 @@
-"""The scan-gateway recogniser: a result-set source, the raw archive, then the mapper.
+"""The scan-gateway recogniser: a result-set source, the raw archive, the mapper, then the
+evidence of each value (where the source placed it on its page) beside the result.
 
 A source is either the scanning system over HTTP (`HttpSource`) or the built-in local
 recogniser (`LocalSource`, text-layer PDFs directly, raster pages and images through
@@ -27,6 +28,7 @@ from services.scan_gateway.errors import (
     ScanDeadlineExceeded,
     ScanSystemError,
 )
+from services.scan_gateway.evidence import build_evidence
 from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
 from services.scan_gateway.raw import RawArchive, RawStore
 from services.scan_gateway.resultset import Item, RawResultSet, parse_item
@@ -181,7 +183,12 @@ class ScanGatewayRecognizer:
                 warnings.append(warning_json_failed(name, exc.reason))
         for name in raw.missing:
             warnings.append(warning_json_failed(name, "элемент отсутствует в результате"))
-        return map_items(items, warnings, raw_key)
+        recognition = map_items(items, warnings, raw_key)
+        if self._archive is not None:
+            evidence = build_evidence(items, recognition.documents)
+            if evidence["lines"]:
+                await self._archive.store_evidence(job, evidence)
+        return recognition
 
     async def _fetch(self, data: bytes, job: Job, deadline: float) -> RawResultSet:
         try:

@@ -18,6 +18,7 @@ from services.scan_gateway.errors import ItemInvalid
 
 __all__ = [
     "ITEM_FORMAT",
+    "Box",
     "Cell",
     "Column",
     "Item",
@@ -61,11 +62,19 @@ class Column:
     confidence: float
 
 
+Box = tuple[float, float, float, float]
+"""Where something prints: (x0, y0, x1, y1) as fractions of its page's width and height, the
+origin at the page's top left (the page as uploaded: a PDF page as rendered, an image as is)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Cell:
+    """A cell's text, confidence and, when the reader gives it, its box on the page."""
+
     column: int
     text: str
     confidence: float
+    box: Box | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,7 @@ class Row:
 
     index: int
     cells: tuple[Cell, ...]
+    box: Box | None = None
 
     def cell(self, column: int) -> Cell | None:
         return next((c for c in self.cells if c.column == column), None)
@@ -154,6 +164,25 @@ def _confidence(value: object, where: str, part: str) -> float:
     return float(min(100.0, max(0.0, value)))
 
 
+def _box(value: object, where: str, part: str) -> Box | None:
+    """An optional box: four finite fractions 0–1 with x0 <= x1 and y0 <= y1."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 4:
+        raise ItemInvalid(part, f"{where} must be an array of four numbers")
+    numbers: list[float] = []
+    for n in value:
+        if isinstance(n, bool) or not isinstance(n, int | float) or not math.isfinite(n):
+            raise ItemInvalid(part, f"{where} must be an array of four numbers")
+        if not 0.0 <= n <= 1.0:
+            raise ItemInvalid(part, f"{where} must be fractions of the page (0 to 1)")
+        numbers.append(float(n))
+    x0, y0, x1, y1 = numbers
+    if x0 > x1 or y0 > y1:
+        raise ItemInvalid(part, f"{where} must be [x0, y0, x1, y1] with x0 <= x1, y0 <= y1")
+    return x0, y0, x1, y1
+
+
 def _line(raw: object, where: str, part: str) -> TextLine:
     obj = _object(raw, where, part)
     words = _list(obj.get("words"), f"{where}.words", part)
@@ -193,13 +222,20 @@ def _table(raw: object, where: str, part: str, page: int, position: int) -> Tabl
                 _int(c.get("column"), f"{where}.rows[{i}].cells[{j}].column", part),
                 _text(c.get("text"), f"{where}.rows[{i}].cells[{j}].text", part).strip(),
                 _confidence(c.get("confidence"), f"{where}.rows[{i}].cells[{j}].confidence", part),
+                _box(c.get("box"), f"{where}.rows[{i}].cells[{j}].box", part),
             )
             for j, c in enumerate(
                 _object(c, f"{where}.rows[{i}].cells[{j}]", part)
                 for j, c in enumerate(_list(row.get("cells"), f"{where}.rows[{i}].cells", part))
             )
         )
-        rows.append(Row(_int(row.get("index", i + 1), f"{where}.rows[{i}].index", part), cells))
+        rows.append(
+            Row(
+                _int(row.get("index", i + 1), f"{where}.rows[{i}].index", part),
+                cells,
+                _box(row.get("box"), f"{where}.rows[{i}].box", part),
+            )
+        )
     title = obj.get("title")
     return Table(
         table_id=_text(obj.get("table_id"), f"{where}.table_id", part) or f"p{page}-t{position}",
@@ -255,17 +291,22 @@ def item_to_json(item: Item) -> dict[str, Any]:
                     {"index": c.index, "header": c.header, "confidence": c.confidence}
                     for c in t.columns
                 ],
-                "rows": [
-                    {
-                        "index": r.index,
-                        "cells": [
-                            {"column": c.column, "text": c.text, "confidence": c.confidence}
-                            for c in r.cells
-                        ],
-                    }
-                    for r in t.rows
-                ],
+                "rows": [_row_json(r) for r in t.rows],
             }
             for t in item.tables
         ],
     }
+
+
+def _row_json(row: Row) -> dict[str, Any]:
+    """A row; boxes only where known (an item without them reads as before)."""
+    cells: list[dict[str, Any]] = []
+    for c in row.cells:
+        cell: dict[str, Any] = {"column": c.column, "text": c.text, "confidence": c.confidence}
+        if c.box is not None:
+            cell["box"] = [round(v, 5) for v in c.box]
+        cells.append(cell)
+    out: dict[str, Any] = {"index": row.index, "cells": cells}
+    if row.box is not None:
+        out["box"] = [round(v, 5) for v in row.box]
+    return out

@@ -105,8 +105,11 @@ def expected_amount(text: str) -> str:
     return f"-{digits}" if negative else digits
 
 
-def render_pdf(forms: tuple[Form, ...] = FORMS) -> bytes:
-    """One landscape A4 page per form, text drawn with DejaVuSans (a real text layer)."""
+def render_pdf(
+    forms: tuple[Form, ...] = FORMS, crop: tuple[float, float, float, float] | None = None
+) -> bytes:
+    """One landscape A4 page per form, text drawn with DejaVuSans (a real text layer); `crop`
+    (x0, y0, x1, y1 in points from the bottom left) sets each page's CropBox."""
     from reportlab.lib.pagesizes import A4, landscape
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
@@ -142,6 +145,8 @@ def render_pdf(forms: tuple[Form, ...] = FORMS) -> bytes:
             pdf.drawCentredString(520, y, current)
             pdf.drawCentredString(730, y, previous)
             y -= 17
+        if crop is not None:
+            pdf.setCropBox(crop)
         pdf.showPage()
     pdf.save()
     return buffer.getvalue()

@@ -29,7 +29,7 @@ from services.documents_io.exceptions import (
     DocumentTooLarge,
     NotThatFormat,
 )
-from services.documents_io.pages import MAX_PAGE_PIXELS
+from services.documents_io.pages import MAX_PAGE_PIXELS, PAGE_SCALE
 from services.documents_io.workers import read_cell_window, render_page, tiff_as_pdf
 from services.runtime.exceptions import (
     SandboxBusy,
@@ -57,10 +57,15 @@ class FileReads:
         """The PDF stored for a TIFF scan (`documents_io.tiff`)."""
         return await _refused(tiff_as_pdf(self.workers, data, max_bytes))
 
-    async def page_png(self, data: bytes, file_type: str, page: int) -> bytes | None:
-        """Page `page` of a stored scan as PNG, its pixels capped (None: no such page)."""
+    async def page_png(
+        self, data: bytes, file_type: str, page: int, *, scale: float = PAGE_SCALE
+    ) -> bytes | None:
+        """Page `page` of a stored scan as PNG, its pixels capped (None: no such page); a PDF
+        page at `scale` (the screen's by default; the evidence crops ask 3, 216 dpi)."""
         return await _refused(
-            render_page(self.workers, data, file_type, page, max_pixels=self.max_page_pixels)
+            render_page(
+                self.workers, data, file_type, page, max_pixels=self.max_page_pixels, scale=scale
+            )
         )
 
     async def cell_window(

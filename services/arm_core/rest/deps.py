@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.auth import Principal, require
 from services.arm_core.documents.official import OfficialFilings
+from services.arm_core.jobs.evidence import EvidenceService
 from services.arm_core.jobs.retention import FileRetention
 from services.arm_core.jobs.uploads import UploadService
 
@@ -29,11 +30,13 @@ class ApiDeps:
         uploads: UploadService,
         retention: FileRetention,
         official: OfficialFilings | None = None,
+        evidence: EvidenceService | None = None,
     ) -> None:
         self.sessions = sessions
         self.uploads = uploads
         self.retention = retention
         self.official = official  # the official filing's figures; None: comparison off
+        self.evidence = evidence  # where scan values print; None: no evidence crops
 
 
 def _deps(request: Request) -> ApiDeps:

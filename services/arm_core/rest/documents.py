@@ -4,7 +4,9 @@
 - `GET /documents/{document_id}`: the document with its columns, lines and values (or the
   count of its ОСВ rows), the producer's warnings and every issue;
 - `GET /documents/{document_id}/rows?limit=&offset=`: a page of an ОСВ document's rows;
-- `GET /documents/{document_id}/normalized`: the normalised document (the 2.0 shape).
+- `GET /documents/{document_id}/normalized`: the normalised document (the 2.0 shape);
+- `GET /documents/{document_id}/evidence?ref=&column_index=`: a scan value's page cropped
+  around it (PNG, ≥ 200 dpi), with its page and box in headers.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 from pydantic import RootModel
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -32,10 +34,16 @@ from services.arm_core.documents.read import (
     osv_row_json,
 )
 from services.arm_core.documents.store import is_osv
-from services.arm_core.exceptions import NotAnOsvDocument, NotFound
+from services.arm_core.exceptions import NoEvidence, NotAnOsvDocument, NotFound
 from services.arm_core.rest.deps import READ, ApiDeps, Deps
 from services.arm_core.rest.openapi import problem_responses
-from services.arm_core.rest.problem_types import NOT_AN_OSV_DOCUMENT
+from services.arm_core.rest.problem_types import (
+    FILE_OVER_LIMITS,
+    FILES_BUSY,
+    NO_EVIDENCE,
+    NOT_AN_OSV_DOCUMENT,
+    UNAVAILABLE,
+)
 from services.arm_core.rest.reads import ID_PROBLEMS
 from services.arm_core.rest.schemas import (
     DocumentList,
@@ -203,3 +211,64 @@ async def normalized(deps: Deps, document_id: uuid.UUID) -> dict[str, Any]:
     """The normalised document: the 2.0 document shape, with nothing the file said lost."""
     document, rows = await _with_rows(deps, document_id, load_osv_rows)
     return normalised_document(document, rows)
+
+
+_EXCEL_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
+
+
+@router.get(
+    "/documents/{document_id}/evidence",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {"image/png": {"schema": {"type": "string", "format": "binary"}}},
+            "description": (
+                "The page around the value (its cell plus a margin) rendered at 216 dpi. "
+                "`X-Evidence-Page`: the page, from 1; `X-Evidence-Box`: `x0,y0,x1,y1`, the "
+                "value's box in the pixels of the whole page rendered so; "
+                "`X-Evidence-Page-Size`: that page's `width,height`."
+            ),
+            "headers": {
+                "X-Evidence-Page": {"schema": {"type": "integer", "minimum": 1}},
+                "X-Evidence-Box": {"schema": {"type": "string"}},
+                "X-Evidence-Page-Size": {"schema": {"type": "string"}},
+            },
+        },
+        **problem_responses(*ID_PROBLEMS, NO_EVIDENCE, FILE_OVER_LIMITS, FILES_BUSY, UNAVAILABLE),
+    },
+)
+async def evidence(
+    deps: Deps,
+    document_id: uuid.UUID,
+    ref: Annotated[str, Query(min_length=1, max_length=200, description="The line's `ref`")],
+    column_index: Annotated[int, Query(ge=0, description="The value's `column_index`")],
+) -> Response:
+    """Where a scan value prints: the page cropped around it, so its digits can be checked by
+    eye. 404 `no-evidence` for a value with no recorded position, and for an Excel document
+    (its source is the cell window of the review page)."""
+    async with deps.sessions() as session:
+        document = await _document(session, document_id)
+        stored = await session.get(StoredFile, document.file_id)
+    if stored is None:
+        raise NotFound("file", document.file_id)
+    if stored.file_type in _EXCEL_TYPES:
+        msg = "an Excel document's values are their cells; they have no page"
+        raise NoEvidence(msg)
+    line = next((item for item in document.lines if item.ref == ref), None)
+    if line is None or not any(v.column_index == column_index for v in line.values):
+        msg = f"the document has no value {ref} / column {column_index}"
+        raise NoEvidence(msg)
+    if deps.evidence is None:
+        msg = "this core keeps no evidence of scan values"
+        raise NoEvidence(msg)
+    crop = await deps.evidence.crop(stored, document.job_id, ref, column_index)
+    return Response(
+        crop.png,
+        media_type="image/png",
+        headers={
+            "X-Evidence-Page": str(crop.page),
+            "X-Evidence-Box": ",".join(str(v) for v in crop.box),
+            "X-Evidence-Page-Size": f"{crop.page_size[0]},{crop.page_size[1]}",
+            "Cache-Control": "private, max-age=300",
+        },
+    )

@@ -23,6 +23,7 @@ __all__ = [
     "MISSING_FILE_NAME",
     "NOT_AN_OSV_DOCUMENT",
     "NOT_FOUND",
+    "NO_EVIDENCE",
     "PROBLEM_TYPES",
     "UNAUTHENTICATED",
     "UNAVAILABLE",
@@ -110,6 +111,13 @@ DOUBTS_LEFT = ProblemType(
 NOT_FOUND = ProblemType(
     "not-found", 404, "Not found", "No file, job or document with that id (or not of that file)."
 )
+NO_EVIDENCE = ProblemType(
+    "no-evidence",
+    404,
+    "No evidence",
+    "The value has no recorded position on a page: an Excel document (its source is the cell "
+    "window), a line or value the recogniser placed nowhere, or a result without evidence.",
+)
 JOB_IN_FLIGHT = ProblemType(
     "job-in-flight",
     409,
@@ -170,6 +178,7 @@ PROBLEM_TYPES: tuple[ProblemType, ...] = (
     INVALID_CORRECTION,
     DOUBTS_LEFT,
     NOT_FOUND,
+    NO_EVIDENCE,
     JOB_IN_FLIGHT,
     UNAUTHENTICATED,
     FORBIDDEN,

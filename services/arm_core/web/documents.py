@@ -31,7 +31,7 @@ from services.arm_core.rest.downloads import export_response
 from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
-from services.arm_core.web.sources import Sources
+from services.arm_core.web.sources import Sources, evidence_origin
 from services.arm_core.web.views import StatementView, statement_view
 from services.arm_statements.money import format_amount, parse_amount, too_precise
 
@@ -153,6 +153,10 @@ async def cell_panel(
         (v for v in the_line.get("values") or [] if v.get("column_index") == column), {}
     )
     origin = await sources.origin(deps.uploads, stored, the_line.get("ref"), value)
+    if deps.evidence is not None:
+        origin = await evidence_origin(
+            deps.evidence, stored, document.id, document.job_id, the_line.get("ref"), column, origin
+        )
     columns = {c.get("column_index"): c for c in corrected.document.get("columns") or []}
     return render(
         request,

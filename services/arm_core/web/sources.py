@@ -8,19 +8,22 @@ results (a window, a PNG of capped pixels), never a parsed workbook or a page bi
 
 from __future__ import annotations
 
+import uuid
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import Depends, Request
 
 from services.arm_core.db.models import StoredFile
-from services.arm_core.exceptions import FileOverLimits, FilesBusy, Refused
+from services.arm_core.exceptions import FileOverLimits, FilesBusy, Refused, Unavailable
+from services.arm_core.jobs.evidence import EvidenceService
 from services.arm_core.jobs.uploads import UploadService
 from services.arm_core.web import source
 from services.arm_core.web.source_cache import SourceCache
 from services.documents_io.cells import CellWindow
 from services.runtime.storage import StorageError
 
-__all__ = ["EXCEL_TYPES", "SourceReader", "Sources"]
+__all__ = ["EXCEL_TYPES", "SourceReader", "Sources", "evidence_origin"]
 
 EXCEL_TYPES = frozenset({"XLS", "XLSX", "XLSB"})
 
@@ -45,7 +48,7 @@ class SourceReader:
         """Where the line came from: an Excel window, or a page image with what was read."""
         if stored.file_type not in EXCEL_TYPES:
             page = source.page_of_ref(ref)
-            return {"kind": "page", "page": page, "text": value.get("text"), "ref": ref}
+            return {"kind": "page", "page": page, "text": value.get("text")}
         parsed = source.parse_excel_ref(ref)
         if parsed is None:
             return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
@@ -81,6 +84,42 @@ class SourceReader:
 
         image: bytes | None = await self.cache.get(stored.id, ("page", page), render)
         return image
+
+
+async def evidence_origin(
+    evidence: EvidenceService,
+    stored: StoredFile,
+    document_id: uuid.UUID,
+    job_id: uuid.UUID,
+    ref: str | None,
+    column: int | None,
+    origin: dict[str, Any],
+) -> dict[str, Any]:
+    """A scan value's origin with its evidence: the crop's URL and the value's box on its page
+    (percentages, for the box drawn over the page); `origin` as it was when nothing places
+    the value (or the evidence cannot be read now)."""
+    if origin.get("kind") != "page" or ref is None or column is None:
+        return origin
+    try:
+        placement = await evidence.placement(stored, job_id, ref, column)
+    except Unavailable:
+        return origin
+    if placement is None:
+        return origin
+    query = urlencode({"ref": ref, "column_index": column})
+    x0, y0, x1, y1 = placement.box
+    return {
+        **origin,
+        "kind": "evidence",
+        "page": placement.page,
+        "crop_url": f"/api/v1/documents/{document_id}/evidence?{query}",
+        "box": {
+            "x": round(x0 * 100, 3),
+            "y": round(y0 * 100, 3),
+            "width": round((x1 - x0) * 100, 3),
+            "height": round((y1 - y0) * 100, 3),
+        },
+    }
 
 
 def _weight(window: CellWindow | None) -> int:

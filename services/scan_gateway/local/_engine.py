@@ -4,7 +4,8 @@ Runs in a worker process (services.runtime.sandbox): PDF pages with a text layer
 directly by pdfplumber (confidence 100); pages without one, and PNG / JPG files, go through
 Tesseract (rus + eng) via pytesseract's `image_to_data`, which gives words with boxes and
 confidences. Raster PDF pages are rendered with pypdfium2. Without the tesseract binary such
-files raise `OcrUnavailable` saying what is missing.
+files raise `OcrUnavailable` saying what is missing. Every cell keeps its box as fractions of
+the page (the layer's page size, or the image before its preparation), the evidence of a value.
 """
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from dataclasses import replace
 from typing import Any
 
 from services.scan_gateway.errors import FileUnreadable, OcrUnavailable
-from services.scan_gateway.local._layout import PlacedWord, layout_page
+from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
-from services.scan_gateway.resultset import Item, item_to_json
+from services.scan_gateway.resultset import Box, Item, item_to_json
 
 __all__ = ["OCR_LANGUAGES", "recognise_to_items"]
 
@@ -59,8 +60,36 @@ def _open_image(data: bytes, file_type: str) -> Any:
     return image
 
 
-def _layers(data: bytes) -> list[list[PlacedWord]]:
-    """The words of every page's text layer (PDF points); a file that is no PDF is unreadable."""
+def _fraction_of(left: float, top: float, right: float, bottom: float) -> Frame:
+    """Boxes in the units of a page whose visible area is (left, top, right, bottom) as
+    fractions of that area (what a renderer shows)."""
+    width, height = max(right - left, 1e-6), max(bottom - top, 1e-6)
+
+    def frame(box: Box) -> Box:
+        x0, y0, x1, y1 = box
+        return (
+            min(max((x0 - left) / width, 0.0), 1.0),
+            min(max((y0 - top) / height, 0.0), 1.0),
+            min(max((x1 - left) / width, 0.0), 1.0),
+            min(max((y1 - top) / height, 0.0), 1.0),
+        )
+
+    return frame
+
+
+def _layer_frame(page: Any) -> Frame | None:
+    """Where a text layer's words print on the page as rendered: fractions of the crop box;
+    none for a rotated page (its words' axes are not the rendering's: no box, not a wrong
+    one)."""
+    if getattr(page, "rotation", 0):
+        return None
+    left, top, right, bottom = (float(v) for v in page.cropbox)
+    return _fraction_of(left, top, right, bottom)
+
+
+def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame | None]]:
+    """The words of every page's text layer (PDF points) and the frame that places them on
+    their page; a file that is no PDF is unreadable."""
     import pdfplumber
     from pdfplumber.utils.exceptions import PdfminerException
 
@@ -70,11 +99,14 @@ def _layers(data: bytes) -> list[list[PlacedWord]]:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             pages = pdf.pages[:_MAX_PAGES]
             return [
-                merge_spaced_digits(
-                    [
-                        _pdf_word(w)
-                        for w in page.extract_words(keep_blank_chars=False, use_text_flow=False)
-                    ]
+                (
+                    merge_spaced_digits(
+                        [
+                            _pdf_word(w)
+                            for w in page.extract_words(keep_blank_chars=False, use_text_flow=False)
+                        ]
+                    ),
+                    _layer_frame(page),
                 )
                 for page in pages
             ]
@@ -97,10 +129,10 @@ def _pdf(data: bytes, tesseract_cmd: str, dpi: int) -> list[Item]:
     items: list[Item] = []
     document: Any = None
     try:
-        for number, words in enumerate(layers, start=1):
+        for number, (words, frame) in enumerate(layers, start=1):
             verdict = judge_layer(words)
             if verdict is LayerVerdict.USE:
-                items.append(layout_page(words, number))
+                items.append(layout_page(words, number, frame=frame))
                 continue
             if document is None:
                 document = pypdfium2.PdfDocument(data)
@@ -173,7 +205,9 @@ def _ocr(
             confidence = min(confidence, _UNDER_STAMP)
         return " ".join(w.text for w in found), confidence
 
-    return layout_page(words, page, prepared.rules, prepared.hrules, reread)
+    return layout_page(
+        words, page, prepared.rules, prepared.hrules, reread, frame=prepared.page_box
+    )
 
 
 _STAMP_OVERLAP = 0.08  # of a word's box covered by coloured ink

@@ -1,5 +1,8 @@
 """Positioned words → one item: text lines above the table, and the table's grid.
 
+Each cell keeps the box of its words, and each row the box of its cells, turned into fractions
+of the page as uploaded by the caller's `Frame` (the evidence an analyst checks a value by).
+
 Words are grouped into lines by their vertical centres, a line into cells by wide horizontal
 gaps (a column gap is much wider than a space). The table's header is the line that prints a
 «Код» cell (or, failing that, «Наименование»); its cells anchor the columns, and each later
@@ -13,15 +16,26 @@ import bisect
 import re
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from services.scan_gateway._codes import known_code
 from services.scan_gateway.local._raster import HRule, Rule
-from services.scan_gateway.resultset import Cell, Column, Item, Row, Table, TextLine, Word
+from services.scan_gateway.resultset import (
+    Box,
+    Cell,
+    Column,
+    Item,
+    Row,
+    Table,
+    TextLine,
+    Word,
+)
 
-__all__ = ["PlacedWord", "Reread", "layout_page"]
+__all__ = ["Frame", "PlacedWord", "Reread", "layout_page"]
 
 Reread = Callable[[float, float, float, float, bool], tuple[str, float] | None]
+Frame = Callable[[Box], Box]
+"""A box in the words' units (x0, top, x1, bottom) → the same place as fractions of the page."""
 
 _CODE = re.compile(r"^\d{4,5}$")
 _OPEN_PAREN = re.compile(r"\(\s+")
@@ -116,10 +130,48 @@ def layout_page(
     rules: Sequence[Rule] = (),
     hrules: Sequence[HRule] = (),
     reread: Reread | None = None,
+    frame: Frame | None = None,
 ) -> Item:
     """The item of one page (one table at most); `rules` and `hrules` are the page's vertical
     and horizontal ruling lines (none for a text layer); `reread` OCRs one box of the page
-    again, digits only (x0, x1, top, bottom, code?) → (text, confidence), or None."""
+    again, digits only (x0, x1, top, bottom, code?) → (text, confidence), or None; `frame`
+    places the cells' boxes on the page (without one the item carries no boxes)."""
+    return _framed(_laid_out(words, page, rules, hrules, reread), frame)
+
+
+def _framed(item: Item, frame: Frame | None) -> Item:
+    """The item with its cells' boxes as page fractions and each row's box their union."""
+    tables: list[Table] = []
+    for table in item.tables:
+        rows: list[Row] = []
+        for row in table.rows:
+            cells = tuple(
+                replace(c, box=frame(c.box) if frame is not None and c.box is not None else None)
+                for c in row.cells
+            )
+            boxes = [c.box for c in cells if c.box is not None]
+            union = (
+                (
+                    min(b[0] for b in boxes),
+                    min(b[1] for b in boxes),
+                    max(b[2] for b in boxes),
+                    max(b[3] for b in boxes),
+                )
+                if boxes
+                else None
+            )
+            rows.append(Row(row.index, cells, union))
+        tables.append(replace(table, rows=tuple(rows)))
+    return replace(item, tables=tuple(tables))
+
+
+def _laid_out(
+    words: list[PlacedWord],
+    page: int,
+    rules: Sequence[Rule],
+    hrules: Sequence[HRule],
+    reread: Reread | None,
+) -> Item:
     lines = _lines([w for w in words if w.text.strip() and not _is_noise(w.text)])
     if not lines:
         return Item(name=_name(page), page=page, lines=(), tables=())
@@ -333,7 +385,10 @@ def _banded(
     rows = [
         Row(
             offset,
-            tuple(Cell(index[c], _join(ws), _min_conf(ws)) for c, ws in sorted(cells.items())),
+            tuple(
+                Cell(index[c], _join(ws), _min_conf(ws), _words_box(ws))
+                for c, ws in sorted(cells.items())
+            ),
         )
         for offset, cells in enumerate(body, start=1)
     ]
@@ -380,7 +435,10 @@ def _reread_row(
                 and pattern.match(check)
                 and (not code or not clean or known_code(check))
             ):
-                cells[column] = [PlacedWord(check, x0, x1, top, bottom, again[1])]
+                # the new reading stands where the ink was read, not over the whole band
+                # (the band's box takes in the cell's rules: poor evidence)
+                ink = _words_box(found) or (x0, top, x1, bottom)
+                cells[column] = [PlacedWord(check, ink[0], ink[2], ink[1], ink[3], again[1])]
                 break
 
 
@@ -418,6 +476,18 @@ def _join(words: list[PlacedWord]) -> str:
     return _OPEN_PAREN.sub("(", _CLOSE_PAREN.sub(")", text))
 
 
+def _words_box(words: list[PlacedWord]) -> Box | None:
+    """The box around a cell's words (x0, top, x1, bottom, in the words' units)."""
+    if not words:
+        return None
+    return (
+        min(w.x0 for w in words),
+        min(w.top for w in words),
+        max(w.x1 for w in words),
+        max(w.bottom for w in words),
+    )
+
+
 def _min_conf(words: list[PlacedWord]) -> float:
     return min((w.confidence for w in words), default=0.0)
 
@@ -443,6 +513,7 @@ def _anchored(
                 index,
                 " ".join(c.text for c in group),
                 min(c.confidence for c in group),
+                _words_box([w for c in group for w in c.words]),
             )
             for index, group in sorted(merged.items())
         )

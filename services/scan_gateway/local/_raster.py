@@ -14,6 +14,9 @@ digit as noise and a vertical rule as «|», which glues the numbers of neighbou
 - and its coloured ink (a stamp, a signature in blue or violet: saturated pixels of a colour
   page) is kept as a mask through the same warp, scale and rotation (`Prepared.stamp`), so the
   words it overlaps can be put up for review.
+
+`Prepared.page_box` undoes all of it for a box: where a word read on the prepared image prints
+on the page as uploaded (fractions of its size), for the evidence of a value.
 """
 
 from __future__ import annotations
@@ -60,6 +63,32 @@ class Prepared:
     stamp: Any = None
     """Coloured ink (uint8, 255 where a stamp or signature prints) in the prepared image's
     pixels; None for a grey page or one without coloured ink."""
+    source_size: tuple[int, int] = (1, 1)
+    """(width, height) of the image given."""
+    warp: Any = None
+    """The 3×3 perspective matrix that flattened a photo (None: not a photo)."""
+
+    def page_box(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+        """A box of the prepared image (x0, top, x1, bottom, pixels) as fractions of the image
+        given: the rotation, the upscaling and a photo's warp undone on its four corners."""
+        import cv2
+        import numpy as np
+
+        x0, top, x1, bottom = box
+        points: Any = np.array([[x0, top], [x1, top], [x1, bottom], [x0, bottom]], dtype=np.float64)
+        if self.angle:
+            height, width = self.image.height, self.image.width
+            matrix = cv2.getRotationMatrix2D((width / 2, height / 2), self.angle, 1.0)
+            inverse = cv2.invertAffineTransform(matrix)
+            points = points @ inverse[:, :2].T + inverse[:, 2]
+        points = points / self.scale
+        if self.warp is not None:
+            flat = points.reshape(-1, 1, 2).astype(np.float64)
+            points = cv2.perspectiveTransform(flat, np.linalg.inv(self.warp)).reshape(-1, 2)
+        width0, height0 = self.source_size
+        xs = np.clip(points[:, 0] / width0, 0.0, 1.0)
+        ys = np.clip(points[:, 1] / height0, 0.0, 1.0)
+        return float(xs.min()), float(ys.min()), float(xs.max()), float(ys.max())
 
 
 def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
@@ -70,7 +99,9 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
     from PIL import Image
 
     gray = np.asarray(image.convert("L"))
+    source_size = (int(gray.shape[1]), int(gray.shape[0]))
     stamp = _coloured_ink(image)
+    matrix: Any = None
     if deskew and (warp := _flatten_transform(gray)) is not None:
         matrix, size = warp
         gray = cv2.warpPerspective(gray, matrix, size, flags=cv2.INTER_CUBIC, borderValue=255)
@@ -89,8 +120,12 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
         gray = _rotate(gray, angle)
         if stamp is not None:
             stamp = _rotate(stamp, angle, border=0)
+    else:
+        angle = 0.0  # not applied: nothing to undo
     cleaned, rules, hrules = _remove_rules(gray)
-    return Prepared(Image.fromarray(cleaned), rules, hrules, scale, angle, stamp)
+    return Prepared(
+        Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix
+    )
 
 
 _STAMP_SATURATION = 90  # of 255: black, grey and paper are far below, blue / violet ink above

@@ -1,7 +1,7 @@
 """A file uploaded through the page and recognised for real, for the page tests.
 
 The upload goes through `POST /ui/files` into the test's S3 bucket (moto); the stored bytes are
-recognised by the tabular parser's own recogniser in process, and its result file is delivered
+recognised by the tabular parser's own recogniser in process (a scan by scan-gateway's), and its result file is delivered
 to the core's intake as the service would deliver it, so the pages read a real document.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +21,9 @@ from services.arm_core.app import CoreApp
 from services.arm_core.db import JobStatus, RecognitionJob, StoredFile
 from services.runtime.protocol import ServiceInfo, result_file
 from services.runtime.recognizer import Job
+from services.runtime.storage import S3Storage
+from services.scan_gateway.raw import RawArchive
+from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from services.tabular_parser.recognizer import recognise_bytes
 from tests.support.core import build_envelope, deliver
 
@@ -81,6 +85,47 @@ async def deliver_result(
     return Recognised(stored.id, job.id, uuid.UUID(documents[0]["document_id"]))
 
 
+def _request(stored: StoredFile, job: RecognitionJob, name: str) -> Job:
+    """The job as the recognition service receives it."""
+    return Job(
+        job_id=job.id,
+        file_id=stored.id,
+        attempt=job.attempt,
+        file_type=stored.file_type,
+        original_name=name,
+        bucket=stored.s3_bucket,
+        key=stored.s3_key,
+        reply_deadline=dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5),
+    )
+
+
+class _InlineRunner:
+    """The local recogniser's worker function run in this process (no sandbox needed here)."""
+
+    async def run(self, fn: Callable[..., object], /, *args: object) -> object:
+        return fn(*args)
+
+
+async def upload_and_recognise_scan(
+    app: CoreApp,
+    client: httpx.AsyncClient,
+    sessions: async_sessionmaker[AsyncSession],
+    storage: S3Storage,
+    name: str,
+    data: bytes,
+) -> Recognised:
+    """Upload a scan through the page, recognise it with scan-gateway's local recogniser (its
+    raw result set and evidence written to the test's S3, as the service does), deliver it."""
+    stored, job = await upload_taken(client, sessions, name, data)
+    request = _request(stored, job, name)
+    recognizer = ScanGatewayRecognizer(LocalSource(_InlineRunner()), archive=RawArchive(storage))
+    recognition = await recognizer.recognize(data, request)
+    result: dict[str, Any] = result_file(
+        request, recognition, ServiceInfo("scan-gateway", "test"), 1
+    )
+    return await deliver_result(app, client, stored, job, result)
+
+
 async def upload_and_recognise(
     app: CoreApp,
     client: httpx.AsyncClient,
@@ -91,16 +136,7 @@ async def upload_and_recognise(
     """Upload `data` through the page, recognise it with the real parser, deliver the result."""
     stored, job = await upload_taken(client, sessions, name, data)
     recognition = recognise_bytes(data)
-    request = Job(
-        job_id=job.id,
-        file_id=stored.id,
-        attempt=job.attempt,
-        file_type=stored.file_type,
-        original_name=name,
-        bucket=stored.s3_bucket,
-        key=stored.s3_key,
-        reply_deadline=dt.datetime.now(dt.UTC) + dt.timedelta(minutes=5),
-    )
+    request = _request(stored, job, name)
     result: dict[str, Any] = result_file(
         request, recognition, ServiceInfo("tabular-parser", "test"), 1
     )
