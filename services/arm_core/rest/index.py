@@ -100,6 +100,12 @@ RESOURCES: tuple[ApiResource, ...] = (
         description="The whole document in the 2.0 shape",
     ),
     ApiResource(
+        name="evidence",
+        url=f"{API_PREFIX}/documents/{{document_id}}/evidence",
+        methods=["GET"],
+        description="A scan value's place on its page: a PNG crop around it (?ref=&column_index=)",
+    ),
+    ApiResource(
         name="corrected",
         url=f"{API_PREFIX}/documents/{{document_id}}/corrected",
         methods=["GET"],
