@@ -1,9 +1,9 @@
 """The OpenID Connect provider: its discovery document, its keys, and checking its tokens.
 
-A token is accepted when its signature verifies with a key of the provider's JWKS (PyJWT's
-`PyJWKClient`: the set is cached for AUTH_JWKS_LIFESPAN_SECONDS and fetched again when a token
-names an unknown `kid`, at most once per AUTH_JWKS_COOLDOWN_SECONDS, so a flood of made-up
-kids cannot hammer the provider), its algorithm is one of AUTH_ALGORITHMS, `iss` is the
+A token is accepted when its signature verifies with a key of the provider's JWKS (keys.py:
+cached for AUTH_JWKS_LIFESPAN_SECONDS and refreshed in the background, fetched again for an
+unknown `kid` at most once per AUTH_JWKS_COOLDOWN_SECONDS whatever the outcome, so neither a
+flood of made-up kids nor a slow provider delays a token whose key is cached), its algorithm is one of AUTH_ALGORITHMS, `iss` is the
 provider's issuer, `aud` holds the audience, and `exp` (required, like `sub`) has not passed.
 The discovery document is read once and kept; a failure is retried by the next request.
 """
@@ -19,9 +19,9 @@ from typing import Any
 
 import httpx
 import jwt
-from jwt import PyJWKClient
 
 from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.keys import JwksCache
 from services.arm_core.auth.principal import Principal, roles_from_claims
 from services.arm_core.exceptions import Unavailable
 from services.arm_core.settings import AuthSettings
@@ -70,7 +70,8 @@ class OidcProvider:
         self.settings = settings
         self._issuer = settings.auth_issuer
         self._discovery: Discovery | None = None
-        self._jwks: PyJWKClient | None = None
+        self._jwks: JwksCache | None = None
+        self._jwks_uri: str | None = None
         self._lock = asyncio.Lock()
 
     def __repr__(self) -> str:
@@ -108,40 +109,46 @@ class OidcProvider:
             raise Unavailable("the identity provider's discovery document names another issuer")
         return found
 
-    def _jwks_client(self, jwks_uri: str) -> PyJWKClient:
-        if self._jwks is None or self._jwks.uri != jwks_uri:
-            self._jwks = PyJWKClient(
-                jwks_uri,
-                cache_jwk_set=True,
+    def _jwks_cache(self, jwks_uri: str) -> JwksCache:
+        if self._jwks is None or self._jwks_uri != jwks_uri:
+            self._jwks_uri = jwks_uri
+            self._jwks = JwksCache(
+                lambda: self._fetch_jwks(jwks_uri),
                 lifespan=self.settings.auth_jwks_lifespan_seconds,
-                timeout=self.settings.auth_http_timeout_seconds,
-                cooldown_duration=self.settings.auth_jwks_cooldown_seconds,
+                cooldown=self.settings.auth_jwks_cooldown_seconds,
             )
         return self._jwks
+
+    async def _fetch_jwks(self, jwks_uri: str) -> dict[str, Any]:
+        try:
+            async with httpx.AsyncClient(timeout=self.settings.auth_http_timeout_seconds) as http:
+                response = await http.get(jwks_uri)
+                response.raise_for_status()
+                document = response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            raise Unavailable("the identity provider's keys could not be fetched") from exc
+        if not isinstance(document, dict):
+            raise Unavailable("the identity provider's keys are not a JWKS")
+        return document
 
     async def verify(self, token: str) -> VerifiedToken:
         """Check `token`; `NotAuthenticated` saying why it is refused, `Unavailable` when the
         provider's keys cannot be fetched."""
         found = await self.discovery()
-        jwks = self._jwks_client(found.jwks_uri)
+        jwks = self._jwks_cache(found.jwks_uri)
         try:
-            # urllib under the hood: a JWKS fetch must not block the event loop.
-            key = await asyncio.to_thread(jwks.get_signing_key_from_jwt, token)
+            header = jwt.get_unverified_header(token)
+            kid = header.get("kid")
+            key = await jwks.key(kid if isinstance(kid, str) else None)
             claims: dict[str, Any] = jwt.decode(
                 token,
-                key,
+                key.key,
                 algorithms=self.settings.algorithms,
                 audience=self.settings.audience,
                 issuer=found.issuer,
                 leeway=self.settings.auth_leeway_seconds,
                 options={"require": ["exp", "sub", "iss", "aud"]},
             )
-        except jwt.PyJWKClientConnectionError as exc:
-            raise Unavailable("the identity provider's keys could not be fetched") from exc
-        except jwt.PyJWKClientError as exc:
-            raise NotAuthenticated(
-                "the token is signed by a key the provider does not publish"
-            ) from exc
         except jwt.PyJWTError as exc:
             raise NotAuthenticated(_reason(exc)) from exc
         subject = claims.get("sub")

@@ -74,6 +74,8 @@ class FakeProvider:
         }
         self.access_lifetime = 300
         self.token_delay = 0.0
+        self.jwks_delay = 0.0  # a slow provider's JWKS
+        self.jwks_status = 200  # 503: a provider whose JWKS is down
         self.refreshes = 0
         self._grants: dict[str, _Grant] = {}
         self._sessions: dict[str, dict[str, Any]] = {}
@@ -226,6 +228,10 @@ def _handler(provider: FakeProvider) -> type[BaseHTTPRequestHandler]:
                 self._send(200, json.dumps(provider.discovery()).encode())
             elif parts.path == "/jwks":
                 provider.jwks_fetches += 1
+                time.sleep(provider.jwks_delay)
+                if provider.jwks_status != 200:
+                    self._send(provider.jwks_status, b"{}")
+                    return
                 keys = [key.jwk() for key in provider.keys]
                 self._send(200, json.dumps({"keys": keys}).encode())
             elif parts.path == "/authorize":
