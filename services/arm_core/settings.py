@@ -71,9 +71,18 @@ class AuthSettings(BaseModel):
     auth_jwks_cooldown_seconds: float = Field(30.0, ge=0)
     auth_http_timeout_seconds: float = Field(5.0, gt=0)
     auth_redirect_url: str | None = None
+    # The key sealing the refresh cookie (auth/seal.py); replicas must share it. Unset: a
+    # random key per process (sessions do not survive a restart or move between replicas).
+    auth_cookie_key: SecretStr | None = None
+    auth_renewals_per_minute: int = Field(300, ge=1)
 
     @field_validator(
-        "auth_issuer", "auth_client_id", "auth_client_secret", "auth_audience", mode="before"
+        "auth_issuer",
+        "auth_client_id",
+        "auth_client_secret",
+        "auth_audience",
+        "auth_cookie_key",
+        mode="before",
     )
     @classmethod
     def _blank_is_unset(cls, value: Any) -> Any:
@@ -99,6 +108,9 @@ class AuthSettings(BaseModel):
             "https",
         ):
             problems[_KEY + "REDIRECT_URL"] = "must be an absolute http(s) URL"
+        key = self.auth_cookie_key
+        if key is not None and len(key.get_secret_value()) < 32:
+            problems[_KEY + "COOKIE_KEY"] = "must be at least 32 characters (a random secret)"
         if problems:
             raise SettingsError(problems)
         return self

@@ -102,5 +102,11 @@ def announce(settings: AuthSettings, logger: logging.Logger) -> None:
         logger.info(
             "requests are authenticated by the OpenID Connect provider %s", settings.auth_issuer
         )
+        if settings.auth_cookie_key is None:
+            logger.warning(
+                "OPENBAO__AUTH__AUTH_COOKIE_KEY is not set: the refresh cookie is sealed with a "
+                "key of this process only, so sessions end at a restart and do not move "
+                "between replicas"
+            )
     else:
         logger.warning(UNAUTHENTICATED_WARNING)

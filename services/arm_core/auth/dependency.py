@@ -24,6 +24,7 @@ from services.arm_core.auth.bind import is_loopback
 from services.arm_core.auth.errors import Forbidden, NotAuthenticated
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal
 from services.arm_core.auth.provider import OidcProvider
+from services.arm_core.auth.seal import CookieSeal, derive_key
 from services.arm_core.auth.session import REFRESH_COOKIE, TOKEN_COOKIE, PageSession
 from services.arm_core.settings import AuthSettings
 
@@ -63,7 +64,18 @@ class Authenticator:
     def __init__(self, settings: AuthSettings) -> None:
         self.settings = settings
         self.provider = OidcProvider(settings) if settings.enabled else None
-        self.session = PageSession(self.provider) if self.provider is not None else None
+        self.seal = CookieSeal(
+            derive_key(settings.auth_cookie_key.get_secret_value())
+            if settings.auth_cookie_key is not None
+            else None
+        )
+        self.session = (
+            PageSession(
+                self.provider, self.seal, renewals_per_minute=settings.auth_renewals_per_minute
+            )
+            if self.provider is not None
+            else None
+        )
         self._warned_remote = False
 
     def __repr__(self) -> str:

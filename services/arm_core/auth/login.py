@@ -181,7 +181,8 @@ def build_auth_router() -> APIRouter:
         )
         verified = await provider.verify(tokens.access)
         response = RedirectResponse(_safe_next(target), status_code=303)
-        set_session(response, tokens, verified, secure=_is_https(request))
+        seal = authenticator(request).seal
+        set_session(response, tokens, verified, secure=_is_https(request), seal=seal)
         response.delete_cookie(_LOGIN_COOKIE, path="/auth")
         return response
 

@@ -17,6 +17,11 @@ tokens; for `_GRACE_SECONDS` after it, a request still carrying the old refresh 
 before the browser stored the new cookies) takes the same tokens too, so a provider that
 rotates refresh tokens (Keycloak's "Revoke Refresh Token") sees each token traded once.
 Tokens never reach a log line, a repr or an error text; the cache is keyed by their SHA-256.
+
+The refresh cookie holds the refresh token sealed under the server's key (seal.py): a cookie
+that does not open is cleared and never reaches the provider. New renewals (not the requests
+that join one) are limited to AUTH_RENEWALS_PER_MINUTE per process; past it a request is
+served by its access token while that is valid, else answered 503 (try again).
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import datetime as dt
 import hashlib
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
@@ -35,6 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from services.arm_core.auth.errors import NotAuthenticated
 from services.arm_core.auth.principal import Principal
 from services.arm_core.auth.provider import OidcProvider, VerifiedToken
+from services.arm_core.auth.seal import CookieSeal
 from services.arm_core.exceptions import Unavailable
 
 __all__ = [
@@ -73,6 +79,8 @@ class TokenSet:
     access: str = field(repr=False)
     refresh: str | None = field(default=None, repr=False)
     refresh_lifetime: int | None = None
+    # The refresh cookie's value once sealed (a renewal's waiters all get the same cookie).
+    sealed: str | None = field(default=None, repr=False)
 
 
 def token_set(answer: dict[str, object]) -> TokenSet:
@@ -89,11 +97,16 @@ def token_set(answer: dict[str, object]) -> TokenSet:
 
 
 def set_session(
-    response: Response, tokens: TokenSet, verified: VerifiedToken, *, secure: bool
+    response: Response,
+    tokens: TokenSet,
+    verified: VerifiedToken,
+    *,
+    secure: bool,
+    seal: CookieSeal,
 ) -> None:
     """Put the session's cookies on `response`: the access token until it expires, the
-    refresh token when there is one that fits a cookie. `Unavailable` when the access token
-    does not fit."""
+    refresh token (sealed by `seal`) when there is one that fits a cookie. `Unavailable` when
+    the access token does not fit."""
     if len(tokens.access) > _MAX_TOKEN_BYTES:
         raise Unavailable("the provider's access token is too large to keep in a cookie")
     lifetime = int((verified.expires_at - dt.datetime.now(dt.UTC)).total_seconds())
@@ -108,7 +121,7 @@ def set_session(
     )
     if tokens.refresh is None:
         return
-    if len(tokens.refresh) > _MAX_TOKEN_BYTES:
+    if CookieSeal.sealed_length(len(tokens.refresh.encode())) > _MAX_TOKEN_BYTES:
         log.warning(
             "the provider's refresh token (%d bytes) is too large to keep in a cookie; the "
             "page logs in again when the access token expires",
@@ -118,7 +131,7 @@ def set_session(
         return
     response.set_cookie(
         REFRESH_COOKIE,
-        tokens.refresh,
+        tokens.sealed or seal.seal(tokens.refresh),
         max_age=tokens.refresh_lifetime,
         path=REFRESH_PATH,
         secure=secure,
@@ -151,11 +164,34 @@ class _Renewed:
     verified: VerifiedToken
 
 
+class _RateLimit:
+    """At most `per_minute` events in any sliding minute (a token bucket refilled evenly)."""
+
+    def __init__(self, per_minute: int) -> None:
+        self._capacity = float(per_minute)
+        self._tokens = float(per_minute)
+        self._rate = per_minute / 60.0
+        self._at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._capacity, self._tokens + (now - self._at) * self._rate)
+        self._at = now
+        if self._tokens < 1.0:
+            return False
+        self._tokens -= 1.0
+        return True
+
+
 class PageSession:
     """Renews the page's access token with its refresh token (single-flight, see above)."""
 
-    def __init__(self, provider: OidcProvider) -> None:
+    def __init__(
+        self, provider: OidcProvider, seal: CookieSeal, *, renewals_per_minute: int
+    ) -> None:
         self.provider = provider
+        self.seal = seal
+        self._limit = _RateLimit(renewals_per_minute)
         self._inflight: dict[str, asyncio.Task[_Renewed]] = {}
         self._recent: dict[str, tuple[float, _Renewed]] = {}
 
@@ -163,10 +199,20 @@ class PageSession:
         return f"PageSession(provider={self.provider!r})"
 
     async def principal(
-        self, request: HTTPConnection, access: str | None, refresh: str
+        self, request: HTTPConnection, access: str | None, sealed: str
     ) -> Principal:
         """Who the page's `request` acts as: the access cookie's user while it is valid for a
-        while yet, else the user of the renewed token (its cookies pending on the answer)."""
+        while yet, else the user of the renewed token (its cookies pending on the answer).
+        A refresh cookie that does not open is cleared and the access cookie alone decides."""
+        secure = request.url.scheme == "https"
+        refresh = self.seal.open(sealed)
+        if refresh is None:
+            cleared = Response()
+            _clear_refresh(cleared, secure=secure)
+            _pend(request, cleared)
+            if not access:
+                raise NotAuthenticated("the session has ended; log in again", error=None)
+            return (await self.provider.verify(access)).principal
         current: VerifiedToken | None = None
         if access:
             try:
@@ -175,7 +221,6 @@ class PageSession:
                 current = None
             if current is not None and _seconds_left(current) > RENEW_AHEAD_SECONDS:
                 return current.principal
-        secure = request.url.scheme == "https"
         try:
             renewed = await self._renewed(refresh)
         except NotAuthenticated:
@@ -190,7 +235,7 @@ class PageSession:
                 return current.principal
             raise
         cookies = Response()
-        set_session(cookies, renewed.tokens, renewed.verified, secure=secure)
+        set_session(cookies, renewed.tokens, renewed.verified, secure=secure, seal=self.seal)
         _pend(request, cookies)
         return renewed.verified.principal
 
@@ -202,6 +247,9 @@ class PageSession:
             return recent[1]
         task = self._inflight.get(key)
         if task is None:
+            if not self._limit.take():
+                log.warning("session renewals are over AUTH_RENEWALS_PER_MINUTE; one refused")
+                raise Unavailable("too many session renewals at once; try again shortly")
             task = asyncio.create_task(self._renew(refresh))
             self._inflight[key] = task
             task.add_done_callback(lambda done: self._settled(key, done))
@@ -224,6 +272,8 @@ class PageSession:
             what="the renewal of the session",
         )
         tokens = token_set(answer)
+        if tokens.refresh is not None:
+            tokens = replace(tokens, sealed=self.seal.seal(tokens.refresh))
         verified = await self.provider.verify(tokens.access)
         log.info("renewed the page session of %s at the provider", verified.principal.subject)
         return _Renewed(tokens, verified)

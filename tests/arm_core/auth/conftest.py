@@ -21,6 +21,9 @@ from services.runtime.settings import S3Settings
 
 from ._provider import AUDIENCE, CLIENT_ID, FakeProvider
 
+# The refresh cookie's sealing secret of the tests (OPENBAO__AUTH__AUTH_COOKIE_KEY).
+COOKIE_KEY = "test-cookie-key-0123456789abcdef-0123456789"
+
 CoreFactory = Callable[..., Awaitable[tuple[CoreApp, httpx.AsyncClient]]]
 
 
@@ -36,12 +39,14 @@ def provider() -> Iterator[FakeProvider]:
 
 @pytest.fixture
 def oidc(provider: FakeProvider) -> dict[str, Any]:
-    """AuthSettings values trusting `provider` (JWKS refresh cooldown off unless overridden)."""
+    """AuthSettings values trusting `provider` (JWKS refresh cooldown off unless overridden,
+    the refresh cookie sealed under `COOKIE_KEY`)."""
     return {
         "auth_issuer": provider.issuer,
         "auth_client_id": CLIENT_ID,
         "auth_audience": AUDIENCE,
         "auth_jwks_cooldown_seconds": 0,
+        "auth_cookie_key": COOKIE_KEY,
     }
 
 

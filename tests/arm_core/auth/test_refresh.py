@@ -24,12 +24,13 @@ from services.arm_core.auth import (
     TOKEN_COOKIE,
     TokenSet,
 )
+from services.arm_core.auth.seal import CookieSeal, derive_key
 from services.arm_core.web.render import UI_PREFIX
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
 
 from ._flow import cookie_of, recognised, through_provider
 from ._provider import CLIENT_ID, FakeProvider
-from .conftest import CoreFactory
+from .conftest import COOKIE_KEY, CoreFactory
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 
@@ -80,7 +81,8 @@ async def test_a_correction_after_the_access_token_lapsed_is_saved_as_the_user(
     assert "Сохранено" in saved.text
     renewal = provider.token_requests[-1]
     assert (renewal["grant_type"], renewal["client_id"]) == ("refresh_token", CLIENT_ID)
-    assert renewal["refresh_token"] == old_refresh
+    assert old_refresh is not None
+    assert renewal["refresh_token"] == CookieSeal(derive_key(COOKIE_KEY)).open(old_refresh)
     access, refresh = cookie_of(saved, TOKEN_COOKIE), cookie_of(saved, REFRESH_COOKIE)
     assert access["httponly"] and 0 < int(access["max-age"]) <= 300
     assert refresh["httponly"] and refresh["path"] == "/ui"
