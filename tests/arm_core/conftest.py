@@ -118,7 +118,8 @@ async def app(
 async def client(app: CoreApp) -> AsyncIterator[httpx.AsyncClient]:
     """An HTTP client on `app`, in memory (httpx ASGITransport)."""
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://core") as http:
+    # A loopback host name: the unauthenticated core answers no other (DNS rebinding).
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
         yield http
 
 

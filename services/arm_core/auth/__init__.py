@@ -14,7 +14,11 @@ unauthenticated embedded default: loopback only, every request `Principal("local
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+
 from fastapi import FastAPI
+from starlette.types import ASGIApp
 
 from services.arm_core.auth.bind import (
     UNAUTHENTICATED_WARNING,
@@ -23,6 +27,14 @@ from services.arm_core.auth.bind import (
     check_bind,
     is_loopback,
     uvicorn_bind,
+)
+from services.arm_core.auth.browser import (
+    CONTENT_SECURITY_POLICY,
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    BrowserGuard,
+    SecurityHeaders,
+    csrf_token_of,
 )
 from services.arm_core.auth.dependency import (
     Authenticator,
@@ -67,6 +79,9 @@ from services.arm_core.settings import AuthSettings
 
 __all__ = [
     "CALLBACK_PATH",
+    "CONTENT_SECURITY_POLICY",
+    "CSRF_COOKIE",
+    "CSRF_HEADER",
     "LOCAL",
     "LOGIN_PATH",
     "LOGOUT_PATH",
@@ -96,6 +111,7 @@ __all__ = [
     "check_bind",
     "clear_session",
     "code_challenge",
+    "csrf_token_of",
     "install_auth",
     "is_loopback",
     "page_refusal_of",
@@ -114,11 +130,26 @@ __all__ = [
 def install_auth(app: FastAPI, settings: AuthSettings, respond: ErrorResponder) -> Authenticator:
     """Give `app` its authenticator (`app.state.auth`), /auth/, the guard that authenticates a
     request before its body is read (guard.py; its refusals answered by `respond`, the app's
-    one answer to an error) and, around it, the middleware that puts a renewed session's
-    cookies on the answer (session.py)."""
+    one answer to an error), around it the middleware that puts a renewed session's cookies
+    on the answer (session.py), around that the browser guard (Host, same-origin, CSRF:
+    browser.py), and around the whole stack, error pages included, the security headers."""
     auth = Authenticator(settings)
     app.state.auth = auth
     app.add_middleware(BodyGuard, respond=respond)
-    app.add_middleware(SessionCookies)  # added last: outside the guard, sees its refusals
+    app.add_middleware(SessionCookies)  # outside the guard: sees its refusals
+    secret = settings.auth_cookie_key
+    key = (
+        hashlib.sha256(b"arm-ka csrf v1\0" + secret.get_secret_value().encode()).digest()
+        if secret is not None
+        else secrets.token_bytes(32)
+    )
+    app.add_middleware(BrowserGuard, respond=respond, key=key, authenticated=settings.enabled)
+    build = app.build_middleware_stack
+
+    def with_headers() -> ASGIApp:
+        # Outside Starlette's ServerErrorMiddleware too: a 500 page carries the headers.
+        return SecurityHeaders(build())
+
+    app.build_middleware_stack = with_headers  # type: ignore[method-assign]
     app.include_router(build_auth_router())
     return auth

@@ -35,8 +35,9 @@ from dataclasses import dataclass, field, replace
 
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Scope
 
+from services.arm_core.auth.asgi import HeaderList, HeaderMiddleware
 from services.arm_core.auth.errors import NotAuthenticated
 from services.arm_core.auth.principal import Principal
 from services.arm_core.auth.provider import OidcProvider, VerifiedToken
@@ -283,23 +284,10 @@ def _seconds_left(verified: VerifiedToken) -> float:
     return (verified.expires_at - dt.datetime.now(dt.UTC)).total_seconds()
 
 
-class SessionCookies:
+class SessionCookies(HeaderMiddleware):
     """The ASGI middleware that adds a renewal's cookies (or the refresh cookie's clearing)
     to the request's answer, whichever layer answers it: the route, a refusal, the guard."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_cookies(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                pending = scope.get("state", {}).get(_PENDING)
-                if pending:
-                    message = {**message, "headers": [*message.get("headers", []), *pending]}
-            await send(message)
-
-        await self.app(scope, receive, send_with_cookies)
+    def extra(self, scope: Scope, headers: HeaderList) -> HeaderList:
+        found: HeaderList = scope.get("state", {}).get(_PENDING) or []
+        return found

@@ -9,6 +9,7 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 
+from services.arm_core.auth import csrf_token_of
 from services.arm_core.web.names import (
     DOCUMENT_TYPES,
     FORM_VARIANTS,
@@ -35,6 +36,7 @@ def build_templates() -> Jinja2Templates:
     templates.env.filters["waited"] = waited
     templates.env.filters["ru_date"] = ru_date
     templates.env.globals.update(
+        csrf_token=csrf_token_of,
         STATUS_NAMES=STATUS_NAMES,
         DOCUMENT_TYPES=DOCUMENT_TYPES,
         FORM_VARIANTS=FORM_VARIANTS,

@@ -3,6 +3,7 @@ sets, a bearer header of a role, and a core with a recognised upload."""
 
 from __future__ import annotations
 
+import re
 from http.cookies import Morsel, SimpleCookie
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,7 +17,18 @@ from tests.arm_core.web._recognition import Recognised, upload_and_recognise
 from ._provider import FakeProvider
 from .conftest import CoreFactory
 
-__all__ = ["bearer", "cookie_of", "recognised", "through_provider"]
+__all__ = ["bearer", "cookie_of", "csrf_token", "recognised", "through_provider"]
+
+_META = re.compile(r'<meta name="csrf-token" content="([^"]*)">')
+
+
+async def csrf_token(client: httpx.AsyncClient, page: str) -> str:
+    """Open `page` as a browser would and take the CSRF token of its meta tag (its cookie
+    stays in the client's jar); the pages' script sends it as X-CSRF-Token."""
+    answer = await client.get(page)
+    found = _META.search(answer.text)
+    assert found and found.group(1), answer.text[:300]
+    return found.group(1)
 
 
 def cookie_of(resp: httpx.Response, name: str) -> Morsel[str]:
@@ -56,7 +68,7 @@ async def recognised(
 ) -> tuple[httpx.AsyncClient, Recognised]:
     """A core on the provider with the ОФР uploaded (as an integrator) and recognised; the
     client is left without credentials, or (`login`) logged in on the page through the
-    provider as its login user, with both cookies."""
+    provider as its login user, with both cookies and the page's CSRF token."""
     app, client = await core(oidc)
     client.headers.update(bearer(provider, "integrator"))
     found = await upload_and_recognise(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
@@ -64,4 +76,5 @@ async def recognised(
     if login:
         done = await through_provider(client, found.page)
         assert done.status_code == 303, done.text
+        client.headers["X-CSRF-Token"] = await csrf_token(client, found.page)
     return client, found

@@ -63,7 +63,7 @@ async def core(
         async def make(
             auth: dict[str, Any] | None = None,
             *,
-            base_url: str = "http://core",
+            base_url: str | None = None,
             client: tuple[str, int] = ("127.0.0.1", 50000),
         ) -> tuple[CoreApp, httpx.AsyncClient]:
             settings = core_settings(
@@ -72,6 +72,8 @@ async def core(
             app = create_app(settings, run_background=False)
             await stack.enter_async_context(app.api.router.lifespan_context(app.api))
             transport = httpx.ASGITransport(app=app, client=client)
+            if base_url is None:  # the unauthenticated core answers loopback names only
+                base_url = "http://core" if auth else "http://127.0.0.1"
             http = await stack.enter_async_context(
                 httpx.AsyncClient(transport=transport, base_url=base_url)
             )

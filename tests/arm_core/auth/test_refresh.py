@@ -28,7 +28,7 @@ from services.arm_core.auth.seal import CookieSeal, derive_key
 from services.arm_core.web.render import UI_PREFIX
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
 
-from ._flow import cookie_of, recognised, through_provider
+from ._flow import cookie_of, csrf_token, recognised, through_provider
 from ._provider import CLIENT_ID, FakeProvider
 from .conftest import COOKIE_KEY, CoreFactory
 
@@ -102,6 +102,7 @@ async def test_an_upload_after_the_access_token_lapsed_is_taken(
     provider.login_claims = {"sub": "user-9", "realm_access": {"roles": ["integrator"]}}
     _, client = await core(oidc)
     assert (await through_provider(client, "/ui/files")).status_code == 303
+    client.headers["X-CSRF-Token"] = await csrf_token(client, "/ui/files")
     client.cookies.delete(TOKEN_COOKIE)
     upload = await client.post("/ui/files", files={"file": ("ofr.xlsx", doubtful_income_xlsx())})
     assert upload.status_code == 201, upload.text
@@ -218,6 +219,10 @@ async def test_refresh_tokens_stay_out_of_logs_reprs_and_answers(
     renewed = await client.get("/ui/files")
     assert renewed.status_code == 200
     refresh_tokens.append(cookie_of(renewed, REFRESH_COOKIE).value)
+    seal = CookieSeal(derive_key(COOKIE_KEY))
+    refresh_tokens += [t for t in map(seal.open, refresh_tokens) if t]  # sealed and plain
+    assert len(refresh_tokens) == 4
+    client.headers["X-CSRF-Token"] = await csrf_token(client, "/ui/files")
     provider.end_sessions()
     client.cookies.delete(TOKEN_COOKIE)
     refused = await client.post("/ui/files", headers=HTMX, files={"file": ("x.xlsx", b"x")})

@@ -1,4 +1,5 @@
 // The page's only script besides htmx: 4xx answers are readable fragments (swap them),
+// every htmx request carries the page's CSRF token (its <meta name="csrf-token">),
 // drag-and-drop onto the upload zone submits the form.
 htmx.config.responseHandling = [
   { code: "204", swap: false },
@@ -6,6 +7,11 @@ htmx.config.responseHandling = [
   { code: "4..", swap: true, error: false },
   { code: "...", swap: false, error: true },
 ];
+
+document.addEventListener("htmx:configRequest", function (event) {
+  var meta = document.querySelector('meta[name="csrf-token"]');
+  if (meta && meta.content) event.detail.headers["X-CSRF-Token"] = meta.content;
+});
 
 document.addEventListener("DOMContentLoaded", function () {
   var zone = document.getElementById("drop-zone");
