@@ -10,14 +10,15 @@ that the page works on a machine without internet.
 
 from __future__ import annotations
 
+import html
+import json
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from services.arm_core.rest.problem_types import (
@@ -116,11 +117,40 @@ def install_docs(app: FastAPI) -> None:
 
     @app.get(DOCS_PATH, include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title=f"{app.title} — API",
-            swagger_js_url=f"{DOCS_PATH}/static/swagger-ui-bundle.js",
-            swagger_css_url=f"{DOCS_PATH}/static/swagger-ui.css",
-            swagger_favicon_url=f"{DOCS_PATH}/static/favicon-32x32.png",
-            swagger_ui_parameters={"validatorUrl": None},
+        # No inline script: the page's CSP allows scripts of this site only (script-src
+        # 'self'), so Swagger UI is started by /docs/init.js.
+        return HTMLResponse(
+            _DOCS_PAGE.format(
+                title=html.escape(f"{app.title} — API"),
+                static=f"{DOCS_PATH}/static",
+                init=f"{DOCS_PATH}/init.js",
+            )
         )
+
+    @app.get(f"{DOCS_PATH}/init.js", include_in_schema=False)
+    async def docs_init() -> Response:
+        config = {"url": app.openapi_url or "/openapi.json", "dom_id": "#swagger-ui"}
+        config |= {"validatorUrl": None, "deepLinking": True}
+        script = (
+            f"window.ui = SwaggerUIBundle(Object.assign({json.dumps(config)}, "
+            "{presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],"
+            " layout: 'BaseLayout'}));\n"
+        )
+        return Response(script, media_type="text/javascript")
+
+
+_DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<link rel="stylesheet" href="{static}/swagger-ui.css">
+<link rel="icon" href="{static}/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="{static}/swagger-ui-bundle.js"></script>
+<script src="{init}"></script>
+</body>
+</html>
+"""

@@ -119,3 +119,18 @@ async def test_docs_page_loads_only_local_assets(app: CoreApp, client: httpx.Asy
         assert resp.status_code == 200 and resp.content, asset
     served = (await client.get("/openapi.json")).json()
     assert served == _document()
+
+
+@pytest.mark.db
+@pytest.mark.wire
+async def test_docs_page_has_no_inline_script(client: httpx.AsyncClient) -> None:
+    """The page's CSP allows scripts of the site only: /docs starts Swagger UI from
+    /docs/init.js (pointing it at /openapi.json), with no inline script or handler."""
+    page = await client.get("/docs")
+    assert "script-src 'self';" in page.headers["content-security-policy"]
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page.text, re.S)
+    assert scripts and all("src=" in attrs and not body.strip() for attrs, body in scripts)
+    assert not re.search(r"\son[a-z]+=", page.text)
+    init = await client.get("/docs/init.js")
+    assert init.headers["content-type"].startswith("text/javascript")
+    assert '"url": "/openapi.json"' in init.text and "SwaggerUIBundle(" in init.text
