@@ -38,6 +38,7 @@ from services.arm_core.jobs.retention import FileRetention
 from services.arm_core.jobs.sweeper import DeadlineSweeper
 from services.arm_core.jobs.uploads import UploadService
 from services.arm_core.rest import ApiDeps, error_response, install_rest
+from services.arm_core.rest.bodies import BodyLimit
 from services.arm_core.settings import CoreSettings
 from services.arm_core.web import install_web
 from services.contract import Registry
@@ -226,6 +227,10 @@ def create_app(
     )
     evidence = EvidenceService(storage, uploads, results_bucket=settings.s3.s3_results_bucket)
     install_rest(api, ApiDeps(sessions, uploads, retention, official, evidence))
+    # Outside the auth guards: a body over its limit is refused before anything reads it.
+    api.add_middleware(
+        BodyLimit, upload_max=settings.upload_max_bytes, body_max=settings.body_max_bytes
+    )
     install_web(api)
 
     subjects = settings.nats.subjects("tabular_request", "image_request", "result")

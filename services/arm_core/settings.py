@@ -189,6 +189,9 @@ class CoreSettings(Settings):
     upload_max_bytes: int = Field(
         UPLOAD_MAX_BYTES, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
     )
+    # Any request body but an upload (JSON corrections, the pages' forms), checked before
+    # it is read or parsed (services/arm_core/rest/bodies.py).
+    body_max_bytes: int = Field(64 * 1024, gt=0, validation_alias=plain_env("BODY_MAX_BYTES"))
     result_max_bytes: int = Field(
         64 * 1024 * 1024, gt=0, validation_alias=plain_env("RESULT_MAX_BYTES")
     )

@@ -1,6 +1,6 @@
 """Fixtures of the authentication tests: the fake provider on loopback and arm-core on it.
 
-`core(auth=..., base_url=..., client=...)` builds the core (real S3 and database of the
+`core(auth=..., base_url=..., client=..., **settings)` builds the core (real S3 and database of the
 harness, lifespan running) with the given `OPENBAO__AUTH__*` values and answers an in-memory
 HTTP client on it; `oidc` is the usual set of those values for `provider`.
 """
@@ -65,9 +65,10 @@ async def core(
             *,
             base_url: str | None = None,
             client: tuple[str, int] = ("127.0.0.1", 50000),
+            **overrides: Any,
         ) -> tuple[CoreApp, httpx.AsyncClient]:
             settings = core_settings(
-                s3={**s3_settings.model_dump(), "s3_bucket": bucket}, auth=auth or {}
+                s3={**s3_settings.model_dump(), "s3_bucket": bucket}, auth=auth or {}, **overrides
             )
             app = create_app(settings, run_background=False)
             await stack.enter_async_context(app.api.router.lifespan_context(app.api))
