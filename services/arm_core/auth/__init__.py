@@ -63,6 +63,7 @@ from services.arm_core.auth.login import (
     code_challenge,
 )
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal, roles_from_claims
+from services.arm_core.auth.redact import install_access_log_redaction
 from services.arm_core.auth.session import (
     REFRESH_COOKIE,
     REFRESH_PATH,
@@ -152,4 +153,5 @@ def install_auth(app: FastAPI, settings: AuthSettings, respond: ErrorResponder) 
 
     app.build_middleware_stack = with_headers  # type: ignore[method-assign]
     app.include_router(build_auth_router())
+    install_access_log_redaction()
     return auth

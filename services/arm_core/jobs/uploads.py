@@ -59,20 +59,29 @@ TIFF_CONTENT_TYPE = "image/tiff"
 log = logging.getLogger("services.arm_core.jobs.uploads")
 
 
+# Control characters, line and paragraph separators (U+2028, U+2029), and the bidirectional
+# controls (Unicode TR 9: embeddings, overrides, isolates, the marks).
+_REFUSED_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def check_name(name: str | None) -> str:
     """The base name of the client's file name; `UploadRejected` when there is none.
 
     Old clients send a path (`C:\\Users\\a\\b.xlsx`, `..\\..\\x.xlsx`): only what follows
     the last `/` or `\\` is kept. The name is data only, never part of a key; a base name that
-    is empty, `.` or `..`, has a control character or is too long is refused.
+    is empty, `.` or `..`, has a control character, a bidirectional control (U+202E would show
+    `фдж.exe` as `exe.ждф`) or a line / paragraph separator, or is too long is refused.
     """
     if name is None or not name.strip():
         raise MissingFileName("the uploaded part has no file name")
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
     if base.strip() in {"", ".", ".."}:
         raise InvalidFileName(f"the file name {name!r} has no base name")
-    if any(unicodedata.category(ch) == "Cc" for ch in base):
-        raise InvalidFileName("the file name contains control characters")
+    if any(unicodedata.category(ch) in _REFUSED_CATEGORIES or ch in _BIDI for ch in base):
+        raise InvalidFileName(
+            "the file name contains control, bidirectional or line-separator characters"
+        )
     if len(base) > MAX_NAME_LENGTH:
         raise InvalidFileName(f"the file name is longer than {MAX_NAME_LENGTH} characters")
     return base

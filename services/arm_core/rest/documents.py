@@ -37,6 +37,7 @@ from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import NoEvidence, NotAnOsvDocument, NotFound
 from services.arm_core.rest.deps import READ, ApiDeps, Deps
 from services.arm_core.rest.openapi import problem_responses
+from services.arm_core.rest.paging import MAX_OFFSET
 from services.arm_core.rest.problem_types import (
     FILE_OVER_LIMITS,
     FILES_BUSY,
@@ -180,7 +181,7 @@ async def osv_rows(
     deps: Deps,
     document_id: uuid.UUID,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> OsvRowPage:
     """A page of the rows of an ОСВ document, in their order."""
     async with deps.sessions() as session:

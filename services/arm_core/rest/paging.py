@@ -8,12 +8,16 @@ from fastapi import Depends, Query
 
 from services.arm_core.documents.listing import Paging
 
-__all__ = ["Page"]
+__all__ = ["MAX_OFFSET", "Page"]
+
+# The largest offset or index a query may name: past any real table, within every database's
+# integers (9223372036854775808 overflowed SQLite's and was a 500).
+MAX_OFFSET = 2**31 - 1
 
 
 async def _paging(
     limit: Annotated[int, Query(ge=1, le=500, description="Page size")] = 50,
-    offset: Annotated[int, Query(ge=0, description="Items to skip")] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET, description="Items to skip")] = 0,
 ) -> Paging:
     return Paging(limit, offset)
 

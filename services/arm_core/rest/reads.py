@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 
 from services.arm_core.rest.deps import READ
 from services.arm_core.rest.openapi import problem_responses
@@ -27,8 +27,38 @@ ID_PROBLEMS: tuple[ProblemType, ...] = (NOT_FOUND, INVALID_REQUEST, UNAVAILABLE)
 LIST_PROBLEMS = problem_responses(INVALID_REQUEST, UNAVAILABLE)
 """What a list can answer."""
 
-CreatedFrom = Annotated[dt.datetime | None, Query(description="Created at or after (ISO 8601)")]
-CreatedTo = Annotated[dt.datetime | None, Query(description="Created before (ISO 8601)")]
+_EARLIEST = dt.datetime(1900, 1, 1, tzinfo=dt.UTC)
+_LATEST = dt.datetime(9999, 1, 1, tzinfo=dt.UTC)
+
+
+def _bounded(moment: dt.datetime | None) -> dt.datetime | None:
+    """A date parameter within 1900–9998 (UTC): `0001-01-01T00:00+14:00` overflowed the
+    conversion to UTC (a 500 and a reset connection); now it is a 422."""
+    if moment is None:
+        return None
+    try:
+        utc = moment.astimezone(dt.UTC) if moment.tzinfo is not None else moment
+    except OverflowError:
+        msg = "the date is out of range (1900 to 9998)"
+        raise ValueError(msg) from None
+    naive_bounds = (_EARLIEST.replace(tzinfo=None), _LATEST.replace(tzinfo=None))
+    low, high = (_EARLIEST, _LATEST) if utc.tzinfo is not None else naive_bounds
+    if not low <= utc < high:
+        msg = "the date is out of range (1900 to 9998)"
+        raise ValueError(msg)
+    return moment
+
+
+CreatedFrom = Annotated[
+    dt.datetime | None,
+    AfterValidator(_bounded),
+    Query(description="Created at or after (ISO 8601, 1900–9998)"),
+]
+CreatedTo = Annotated[
+    dt.datetime | None,
+    AfterValidator(_bounded),
+    Query(description="Created before (ISO 8601, 1900–9998)"),
+]
 
 _Route = TypeVar("_Route", bound=Callable[..., Any])
 

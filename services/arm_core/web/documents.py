@@ -28,6 +28,7 @@ from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_core.rest.deps import Analyst, ApiDeps, Deps
 from services.arm_core.rest.downloads import export_response
+from services.arm_core.rest.paging import MAX_OFFSET
 from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
@@ -121,8 +122,8 @@ async def document_page(
     _who: Analyst,
     file_id: uuid.UUID,
     document_id: uuid.UUID,
-    offset: Annotated[int, Query(ge=0)] = 0,
-    error: Annotated[int | None, Query(ge=1)] = None,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+    error: Annotated[int | None, Query(ge=1, le=MAX_OFFSET)] = None,
 ) -> HTMLResponse:
     """The document page; for an ОСВ a page of rows, or with `error=k` the page of rows that
     shows its k-th failed control sum (the row focused)."""
@@ -141,8 +142,8 @@ async def cell_panel(
     _who: Analyst,
     file_id: uuid.UUID,
     document_id: uuid.UUID,
-    line: Annotated[int, Query(ge=0)],
-    column: Annotated[int | None, Query(ge=0)] = None,
+    line: Annotated[int, Query(ge=0, le=MAX_OFFSET)],
+    column: Annotated[int | None, Query(ge=0, le=MAX_OFFSET)] = None,
 ) -> HTMLResponse:
     stored, document, corrected = await _document_in_file(deps, file_id, document_id)
     lines = corrected.document.get("lines") or []
@@ -181,7 +182,7 @@ async def row_panel(
     _who: Analyst,
     file_id: uuid.UUID,
     document_id: uuid.UUID,
-    index: Annotated[int, Query(ge=0)],
+    index: Annotated[int, Query(ge=0, le=MAX_OFFSET)],
 ) -> HTMLResponse:
     """An ОСВ row beside the source cells of its `ref` (rows are not corrected)."""
     stored, document, _corrected = await _document_in_file(deps, file_id, document_id)

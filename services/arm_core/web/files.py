@@ -40,6 +40,7 @@ from services.arm_core.exceptions import (
 )
 from services.arm_core.rest.bodies import read_limited
 from services.arm_core.rest.deps import Analyst, ApiDeps, Deps, Integrator, Reader
+from services.arm_core.rest.paging import MAX_OFFSET
 from services.arm_core.rest.problems import problem_of
 from services.arm_core.web.names import STATUS_NAMES
 from services.arm_core.web.not_found import PageNotFound
@@ -143,7 +144,7 @@ async def files_page(
     status: Annotated[str | None, Query()] = None,
     attention: Annotated[str | None, Query()] = None,
     order: Annotated[str | None, Query()] = None,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> HTMLResponse:
     """The files page, or only its table for htmx (the filters, the polling) and for
     `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""

@@ -1,0 +1,103 @@
+"""Small holes closed (issue 27, item 6): credentials in URLs out of the access log,
+overflowing paging and date parameters answered 422 (never 500), file names with bidi
+controls or line separators refused."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from services.arm_core.auth.redact import AccessLogRedaction, install_access_log_redaction
+from tests.arm_core.auth._flow import bearer
+from tests.arm_core.auth._provider import FakeProvider
+from tests.arm_core.auth.conftest import CoreFactory
+from tests.arm_core.web._doubtful import doubtful_income_xlsx
+
+
+def _access_record(path: str) -> logging.LogRecord:
+    """A record as uvicorn's access logger makes it (its path argument holds the query)."""
+    return logging.LogRecord(
+        "uvicorn.access",
+        logging.INFO,
+        __file__,
+        1,
+        '%s - "%s %s HTTP/%s" %d',
+        ("127.0.0.1:5000", "GET", path, "1.1", 200),
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "secret"),
+    [
+        ("/auth/callback?code=SECRETCODE&state=SECRETSTATE", "SECRET"),
+        ("/api/v1/files?limit=5&access_token=eyJSECRET.x.y", "SECRET"),
+        ("/ui/files?TOKEN=SECRET#x", "SECRET"),
+        ("/x?a=1;token=SECRET", "SECRET"),
+    ],
+)
+async def test_credentials_in_the_query_stay_out_of_the_access_log(
+    core: CoreFactory, oidc: dict[str, Any], path: str, secret: str
+) -> None:
+    """The core installs the filter on uvicorn's access logger; what it lets through names
+    the parameters but not their values."""
+    await core(oidc)
+    logger = logging.getLogger("uvicorn.access")
+    [installed] = [f for f in logger.filters if isinstance(f, AccessLogRedaction)]
+    install_access_log_redaction()  # idempotent
+    assert len([f for f in logger.filters if isinstance(f, AccessLogRedaction)]) == 1
+    record = _access_record(path)
+    assert installed.filter(record)
+    line = record.getMessage()
+    assert secret not in line
+    assert "=***" in line
+    assert line.startswith('127.0.0.1:5000 - "GET /')
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/v1/files?offset=9223372036854775808",
+        "/api/v1/files?offset=2147483648",
+        "/api/v1/jobs?offset=99999999999999999999",
+        "/api/v1/files?uploaded_from=0001-01-01T00:00%2B14:00",
+        "/api/v1/files?uploaded_to=9999-12-31T23:59-14:00",
+        "/api/v1/jobs?created_from=0001-01-01T00:00%2B14:00",
+        "/api/v1/documents/00000000-0000-0000-0000-000000000000/rows?offset=9223372036854775808",
+    ],
+)
+async def test_overflowing_parameters_are_422(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider, path: str
+) -> None:
+    """They were a 500 and a reset connection."""
+    _, client = await core(oidc)
+    answer = await client.get(path, headers=bearer(provider, "analyst"))
+    assert answer.status_code == 422, (path, answer.status_code, answer.text[:200])
+
+
+@pytest.mark.parametrize("query", ["offset=1e20", "offset=9223372036854775808"])
+async def test_overflowing_page_offsets_are_refused(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider, query: str
+) -> None:
+    """The pages' offsets too (`/ui/files?offset=1e20` was a 500)."""
+    _, client = await core(oidc)
+    answer = await client.get(f"/ui/files?{query}", headers=bearer(provider, "analyst"))
+    assert answer.status_code == 422, answer.text[:200]
+
+
+@pytest.mark.parametrize("name", ["\u202eslx.exe", "отчёт\u2028строка.xlsx", "a\u2066b.xlsx"])
+async def test_bidi_and_line_separators_in_file_names_are_refused(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider, name: str
+) -> None:
+    """U+202E shows `‮slx.exe` as `exe.xls`; a separator breaks the analysts' lists."""
+    _, client = await core(oidc)
+    answer = await client.post(
+        "/api/v1/files",
+        files={"file": (name, doubtful_income_xlsx())},
+        headers=bearer(provider, "integrator"),
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["type"] == "urn:arm-ka:problem:invalid-file-name"
+    assert "bidirectional" in answer.json()["detail"]
