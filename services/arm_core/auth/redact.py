@@ -14,9 +14,8 @@ import re
 __all__ = ["REDACTED_PARAMETERS", "AccessLogRedaction", "install_access_log_redaction", "redact"]
 
 REDACTED_PARAMETERS = ("code", "state", "access_token", "token", "refresh_token", "id_token")
-_PARAMETER = re.compile(
-    r"(?P<head>[?&;](?:%s)=)[^&;#\s]*" % "|".join(REDACTED_PARAMETERS), re.IGNORECASE
-)
+_NAMES = "|".join(REDACTED_PARAMETERS)
+_PARAMETER = re.compile(rf"(?P<head>[?&;](?:{_NAMES})=)[^&;#\s]*", re.IGNORECASE)
 
 
 def redact(target: str) -> str:
