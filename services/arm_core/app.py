@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ from services.arm_core.exceptions import PublishFailed
 from services.arm_core.jobs.evidence import EvidenceService
 from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.jobs.intake import FinalResultHandler, Intake, StagedFinalHandler
+from services.arm_core.jobs.orphans import OrphanSweeper
 from services.arm_core.jobs.periodic import PeriodicTask
 from services.arm_core.jobs.relay import OutboxRelay, RequestPublisher
 from services.arm_core.jobs.results import ResultFileHandler, S3ResultReader
@@ -78,6 +80,8 @@ class CoreRuntime:
     sweeper: DeadlineSweeper
     relay_task: PeriodicTask
     sweeper_task: PeriodicTask
+    orphans: OrphanSweeper
+    orphans_task: PeriodicTask
     connect_task: asyncio.Task[None] | None = None
 
 
@@ -143,6 +147,15 @@ def create_app(
     sweeper_task = PeriodicTask(
         "arm-core-sweeper", sweeper.run_pass, settings.relay_poll_interval_seconds, logger=log
     )
+    orphans = OrphanSweeper(
+        sessions,
+        storage,
+        bucket=settings.s3.s3_bucket,
+        grace=dt.timedelta(seconds=settings.orphan_grace_seconds),
+    )
+    orphans_task = PeriodicTask(
+        "arm-core-orphans", orphans.run_pass, settings.orphan_sweep_interval_seconds, logger=log
+    )
     uploads = UploadService(
         sessions,
         storage,
@@ -171,6 +184,8 @@ def create_app(
         sweeper=sweeper,
         relay_task=relay_task,
         sweeper_task=sweeper_task,
+        orphans=orphans,
+        orphans_task=orphans_task,
     )
 
     @broker.subscriber(
@@ -307,11 +322,13 @@ def _lifespan(core: CoreRuntime, *, run_background: bool) -> Any:
                 if run_background:
                     core.relay_task.start()
                     core.sweeper_task.start()
+                    core.orphans_task.start()
                 try:
                     yield
                 finally:
                     await core.relay_task.stop()
                     await core.sweeper_task.stop()
+                    await core.orphans_task.stop()
                     if core.connect_task is not None and not core.connect_task.done():
                         core.connect_task.cancel()
                         with contextlib.suppress(asyncio.CancelledError):

@@ -198,6 +198,14 @@ class CoreSettings(Settings):
     relay_poll_interval_seconds: float = Field(
         0.5, gt=0, validation_alias=plain_env("RELAY_POLL_INTERVAL_SECONDS")
     )
+    # Uploads whose row never committed (a core killed mid-upload): swept this often, once
+    # older than the grace (services/arm_core/jobs/orphans.py).
+    orphan_sweep_interval_seconds: float = Field(
+        3600.0, gt=0, validation_alias=plain_env("ORPHAN_SWEEP_INTERVAL_SECONDS")
+    )
+    orphan_grace_seconds: float = Field(
+        3600.0, ge=60, validation_alias=plain_env("ORPHAN_GRACE_SECONDS")
+    )
     relay_batch_size: int = Field(100, gt=0, validation_alias=plain_env("RELAY_BATCH_SIZE"))
     # A job that times out (no result by its reply_deadline) gets one automatic new attempt
     # of its file (decision 0014: a result lost with a NATS node costs time, not work).
