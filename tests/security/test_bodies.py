@@ -7,9 +7,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+import pytest
+
 from tests.arm_core.auth._flow import bearer
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
+
+pytestmark = [pytest.mark.db, pytest.mark.wire]
 
 _MIB = 1024 * 1024
 _BOUNDARY = "sec-boundary"

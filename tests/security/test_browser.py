@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.auth import CONTENT_SECURITY_POLICY
@@ -16,6 +17,8 @@ from tests.arm_core.auth._flow import bearer, recognised
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
+
+pytestmark = [pytest.mark.db, pytest.mark.wire]
 
 _REVIEWED = {"kind": "reviewed"}
 _CROSS_SITE = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}

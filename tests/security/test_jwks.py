@@ -16,6 +16,8 @@ from services.arm_core.exceptions import Unavailable
 from tests.arm_core.auth._provider import FakeProvider, SigningKey
 from tests.arm_core.auth.conftest import CoreFactory
 
+pytestmark = [pytest.mark.db, pytest.mark.wire]
+
 
 def _bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}

@@ -7,11 +7,15 @@ import datetime as dt
 import uuid
 from typing import Any
 
+import pytest
+
 from services.arm_core.jobs.orphans import OrphanSweeper
 from tests.arm_core.auth._flow import bearer
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
+
+pytestmark = [pytest.mark.db, pytest.mark.wire]
 
 
 async def test_an_upload_without_a_row_is_swept(

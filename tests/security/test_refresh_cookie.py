@@ -7,10 +7,14 @@ import json
 import secrets
 from typing import Any
 
+import pytest
+
 from services.arm_core.auth import REFRESH_COOKIE, TOKEN_COOKIE
 from services.arm_core.auth.seal import CookieSeal, derive_key
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import COOKIE_KEY, CoreFactory
+
+pytestmark = [pytest.mark.db, pytest.mark.wire]
 
 _PAGE = "/ui/files"
 _ANALYST = {"sub": "user-7", "realm_access": {"roles": ["analyst"]}}

@@ -15,6 +15,8 @@ from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
 
+pytestmark = [pytest.mark.db, pytest.mark.wire]
+
 
 def _access_record(path: str) -> logging.LogRecord:
     """A record as uvicorn's access logger makes it (its path argument holds the query)."""

@@ -13,9 +13,10 @@
   end-session endpoint when it has one (which ends the provider's session, and with it the
   refresh token).
 
-SameSite=Lax keeps the cookie off cross-site POST/DELETE requests, which is what protects
-the state-changing routes from cross-site request forgery. Without an issuer the three routes
-just return to `next`: there is nobody to log in as.
+SameSite=Lax keeps the cookie off cross-site POST/DELETE requests; the state-changing routes
+are protected from cross-site request forgery by the browser guard besides (browser.py: a
+same-origin check and the CSRF token). Without an issuer the three routes just return to
+`next`: there is nobody to log in as.
 """
 
 from __future__ import annotations
