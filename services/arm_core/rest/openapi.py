@@ -129,8 +129,12 @@ def install_docs(app: FastAPI) -> None:
 
     @app.get(f"{DOCS_PATH}/init.js", include_in_schema=False)
     async def docs_init() -> Response:
-        config = {"url": app.openapi_url or "/openapi.json", "dom_id": "#swagger-ui"}
-        config |= {"validatorUrl": None, "deepLinking": True}
+        config: dict[str, object] = {
+            "url": app.openapi_url or "/openapi.json",
+            "dom_id": "#swagger-ui",
+            "validatorUrl": None,
+            "deepLinking": True,
+        }
         script = (
             f"window.ui = SwaggerUIBundle(Object.assign({json.dumps(config)}, "
             "{presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],"
