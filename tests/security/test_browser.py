@@ -128,3 +128,20 @@ async def test_the_loopback_mode_refuses_other_hosts_and_cross_site_posts(
     ).status_code == 403
     assert (await client.delete(unknown, headers={"Origin": "http://127.0.0.1"})).status_code == 404
     assert (await client.delete(unknown)).status_code == 404
+
+
+async def test_a_server_error_page_carries_the_headers(
+    core: CoreFactory, oidc: dict[str, Any]
+) -> None:
+    """The headers are put on outside Starlette's error handler: its 500 page has them too."""
+    app, _ = await core(oidc)
+
+    @app.api.get("/test-only-boom", include_in_schema=False)
+    async def boom() -> None:
+        raise RuntimeError("boom")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://core") as client:
+        answer = await client.get("/test-only-boom")
+    assert answer.status_code == 500
+    _assert_headers(answer)
