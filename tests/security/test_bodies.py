@@ -96,3 +96,24 @@ async def test_a_big_json_body_is_refused_before_parsing(
     answer = await client.post(url, content=chunked.chunks(), headers=auth)
     assert answer.status_code == 413
     assert chunked.sent <= 2 * _MIB
+
+
+async def test_the_form_parser_has_its_own_limits(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
+) -> None:
+    """A multipart upload with a thousand parts (under the byte limit) is refused by the
+    parser, not spooled part by part: one file, 32 fields."""
+    _, client = await core(oidc)
+    files = [("file", (f"f{n}.xlsx", b"x")) for n in range(50)]
+    answer = await client.post("/api/v1/files", files=files, headers=bearer(provider, "integrator"))
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["detail"].startswith("Too many files")
+    fields = {f"field{n}": "v" for n in range(1000)}
+    answer = await client.post(
+        "/api/v1/files",
+        data=fields,
+        files={"file": ("ofr.xlsx", b"x")},
+        headers=bearer(provider, "integrator"),
+    )
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["detail"].startswith("Too many fields")
