@@ -103,3 +103,15 @@ async def test_bidi_and_line_separators_in_file_names_are_refused(
     assert answer.status_code == 400, answer.text
     assert answer.json()["type"] == "urn:arm-ka:problem:invalid-file-name"
     assert "bidirectional" in answer.json()["detail"]
+
+
+async def test_overflowing_line_numbers_in_corrections_are_422(
+    core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
+) -> None:
+    """The JSON correction's line and column are bounded like the query parameters."""
+    _, client = await core(oidc)
+    url = "/api/v1/documents/00000000-0000-0000-0000-000000000000/corrections"
+    for field in ("line", "column_index"):
+        body = {"kind": "value", "line": 0, "column_index": 0, field: 2**63, "value": "1"}
+        answer = await client.post(url, json=body, headers=bearer(provider, "analyst"))
+        assert answer.status_code == 422, answer.text

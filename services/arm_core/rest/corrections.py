@@ -34,6 +34,7 @@ from services.arm_core.rest.deps import Analyst, Deps
 from services.arm_core.rest.downloads import XLSX_TYPE, export_response
 from services.arm_core.rest.openapi import problem_responses
 from services.arm_core.rest.organizations import DisagreementOut, disagreement_out
+from services.arm_core.rest.paging import MAX_OFFSET
 from services.arm_core.rest.problem_types import DOUBTS_LEFT, INVALID_CORRECTION
 from services.arm_core.rest.reads import ID_PROBLEMS
 
@@ -53,8 +54,10 @@ class CorrectionIn(BaseModel):
     a header field (`field`, `value`), a confirmation of a value, or the review mark."""
 
     kind: Literal["value", "line_code", "header", "confirm", "reviewed"]
-    line: int | None = Field(None, ge=0, description="The line's position in `lines[]`")
-    column_index: int | None = Field(None, ge=0)
+    line: int | None = Field(
+        None, ge=0, le=MAX_OFFSET, description="The line's position in `lines[]`"
+    )
+    column_index: int | None = Field(None, ge=0, le=MAX_OFFSET)
     field: str | None = Field(None, description="A header field, e.g. `inn`")
     value: str | None = Field(None, description="The new value, as the analyst typed it")
     confirm_doubts: int | None = Field(
