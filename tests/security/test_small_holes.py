@@ -4,10 +4,16 @@ controls or line separators refused."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import socket
+import threading
 from typing import Any
 
+import httpx
 import pytest
+import uvicorn
+from uvicorn.logging import AccessFormatter
 
 from services.arm_core.auth.redact import AccessLogRedaction, install_access_log_redaction
 from tests.arm_core.auth._flow import bearer
@@ -115,3 +121,46 @@ async def test_overflowing_line_numbers_in_corrections_are_422(
         body = {"kind": "value", "line": 0, "column_index": 0, field: 2**63, "value": "1"}
         answer = await client.post(url, json=body, headers=bearer(provider, "analyst"))
         assert answer.status_code == 422, answer.text
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+async def test_uvicorn_itself_logs_the_callback_without_its_code(
+    core: CoreFactory, oidc: dict[str, Any]
+) -> None:
+    """The core served by uvicorn (its logging configured as `serve` does): the access line
+    of a login callback and of a token in the URL keeps the path and hides the values."""
+    app, _ = await core(oidc)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="info", lifespan="off", access_log=True)
+    server = uvicorn.Server(config)
+    lines = _Lines()
+    lines.setFormatter(AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s'))
+    logging.getLogger("uvicorn.access").addHandler(lines)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(500):
+            if server.started:
+                break
+            await asyncio.sleep(0.01)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            await http.get("/auth/callback?code=SECRETCODE&state=SECRETSTATE")
+            await http.get("/healthcheck?access_token=SECRETTOKEN")
+    finally:
+        server.should_exit = True
+        await asyncio.to_thread(thread.join, 10)
+        logging.getLogger("uvicorn.access").removeHandler(lines)
+        sock.close()
+    assert any("/auth/callback?code=***&state=***" in line for line in lines.lines), lines.lines
+    assert any("/healthcheck?access_token=***" in line for line in lines.lines), lines.lines
+    assert not any("SECRET" in line for line in lines.lines)
