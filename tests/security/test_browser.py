@@ -17,6 +17,7 @@ from tests.arm_core.auth._flow import bearer, recognised
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
+from tests.security._uvicorn import served
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 
@@ -145,3 +146,24 @@ async def test_a_server_error_page_carries_the_headers(
         answer = await client.get("/test-only-boom")
     assert answer.status_code == 500
     _assert_headers(answer)
+
+
+async def test_hsts_only_when_a_trusted_proxy_says_https(
+    core: CoreFactory, oidc: dict[str, Any]
+) -> None:
+    """Under uvicorn, `X-Forwarded-Proto: https` counts only from FORWARDED_ALLOW_IPS: from
+    a trusted proxy the answer carries HSTS, from anyone else it does not."""
+    app, _ = await core(oidc)
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "10.1.1.1"}
+    async with (
+        served(app, forwarded_allow_ips="127.0.0.1") as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        trusted = await http.get("/healthcheck", headers=forwarded)
+    async with (
+        served(app, forwarded_allow_ips="10.9.9.9") as url,
+        httpx.AsyncClient(base_url=url) as http,
+    ):
+        untrusted = await http.get("/healthcheck", headers=forwarded)
+    _assert_headers(trusted, https=True)
+    _assert_headers(untrusted, https=False)

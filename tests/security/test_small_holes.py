@@ -4,15 +4,11 @@ controls or line separators refused."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import socket
-import threading
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from uvicorn.logging import AccessFormatter
 
 from services.arm_core.auth.redact import AccessLogRedaction, install_access_log_redaction
@@ -20,6 +16,7 @@ from tests.arm_core.auth._flow import bearer
 from tests.arm_core.auth._provider import FakeProvider
 from tests.arm_core.auth.conftest import CoreFactory
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
+from tests.security._uvicorn import served
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
 
@@ -138,29 +135,11 @@ async def test_uvicorn_itself_logs_the_callback_without_its_code(
     """The core served by uvicorn (its logging configured as `serve` does): the access line
     of a login callback and of a token in the URL keeps the path and hides the values."""
     app, _ = await core(oidc)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="info", lifespan="off", access_log=True)
-    server = uvicorn.Server(config)
     lines = _Lines()
     lines.setFormatter(AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s'))
-    logging.getLogger("uvicorn.access").addHandler(lines)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        for _ in range(500):
-            if server.started:
-                break
-            await asyncio.sleep(0.01)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
-            await http.get("/auth/callback?code=SECRETCODE&state=SECRETSTATE")
-            await http.get("/healthcheck?access_token=SECRETTOKEN")
-    finally:
-        server.should_exit = True
-        await asyncio.to_thread(thread.join, 10)
-        logging.getLogger("uvicorn.access").removeHandler(lines)
-        sock.close()
+    async with served(app, access=lines) as url, httpx.AsyncClient(base_url=url) as http:
+        await http.get("/auth/callback?code=SECRETCODE&state=SECRETSTATE")
+        await http.get("/healthcheck?access_token=SECRETTOKEN")
     assert any("/auth/callback?code=***&state=***" in line for line in lines.lines), lines.lines
     assert any("/healthcheck?access_token=***" in line for line in lines.lines), lines.lines
     assert not any("SECRET" in line for line in lines.lines)
