@@ -63,6 +63,7 @@ class CorrectionIn(BaseModel):
     confirm_doubts: int | None = Field(
         None,
         ge=0,
+        le=MAX_OFFSET,
         description="`reviewed` only: the number of doubts left that the analyst knowingly "
         "confirms; with doubts left and no exact count the mark is refused (409 doubts-left)",
     )

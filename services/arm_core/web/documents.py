@@ -233,7 +233,7 @@ async def correct(
     column: Annotated[int | None, Form(ge=0, le=MAX_OFFSET)] = None,
     field: Annotated[str | None, Form()] = None,
     value: Annotated[str | None, Form()] = None,
-    confirm_doubts: Annotated[int | None, Form(ge=0)] = None,
+    confirm_doubts: Annotated[int | None, Form(ge=0, le=MAX_OFFSET)] = None,
 ) -> HTMLResponse:
     _stored, document, corrected = await _document_in_file(deps, file_id, document_id)
     try:
