@@ -129,7 +129,8 @@ async def test_huge_tiff_scans_are_refused_by_their_limits_while_the_api_answers
     tiff = _huge_tiff(8)
     workers = strict_app.core.uploads.file_reads.workers
     transport = httpx.ASGITransport(app=strict_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://core") as client:
+    # A loopback host name: the unauthenticated core answers no other (DNS rebinding).
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         first = asyncio.ensure_future(_upload(client, "скан.tiff", tiff))
         while workers.admitted == 0 and not first.done():  # noqa: ASYNC110 (no event to wait on)
             await asyncio.sleep(0.01)
@@ -152,7 +153,8 @@ async def test_a_cell_panel_of_a_4m_cell_workbook_says_why_while_the_api_answers
     second per read: the panel says the file is too large to show (its worker ran over), the
     core's peak memory stays flat and the file list answers meanwhile."""
     transport = httpx.ASGITransport(app=strict_app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://core") as client:
+    # A loopback host name: the unauthenticated core answers no other (DNS rebinding).
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
         up = await _upload(client, "отчёт.xlsx", xlsx_with_filler(4000, 1000))
         assert up.status_code == 201, up.text
         async with sessions() as session:
