@@ -221,9 +221,9 @@ def create_app(
         ),
         docs_url=None,
         redoc_url=None,
-        # The multipart / form parser's own limits: one file (the upload), a few fields, and
-        # a small text part; the whole body is bounded by BodyLimit besides.
-        form_limits={"max_files": 1, "max_fields": 32, "max_part_size": 64 * 1024},
+        # The multipart / form parser's own limits: 50 files (the page's several at once),
+        # a few fields, small text parts; the whole body is bounded by BodyLimit besides.
+        form_limits={"max_files": 50, "max_fields": 32, "max_part_size": 64 * 1024},
         lifespan=_lifespan(core, run_background=run_background),
     )
     retention = FileRetention(

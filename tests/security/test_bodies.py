@@ -102,9 +102,9 @@ async def test_the_form_parser_has_its_own_limits(
     core: CoreFactory, oidc: dict[str, Any], provider: FakeProvider
 ) -> None:
     """A multipart upload with a thousand parts (under the byte limit) is refused by the
-    parser, not spooled part by part: one file, 32 fields."""
+    parser, not spooled part by part: 50 files (the page takes several), 32 fields."""
     _, client = await core(oidc)
-    files = [("file", (f"f{n}.xlsx", b"x")) for n in range(50)]
+    files = [("file", (f"f{n}.xlsx", b"x")) for n in range(51)]
     answer = await client.post("/api/v1/files", files=files, headers=bearer(provider, "integrator"))
     assert answer.status_code == 400, answer.text
     assert answer.json()["detail"].startswith("Too many files")
