@@ -242,7 +242,9 @@ async def evidence(
     deps: Deps,
     document_id: uuid.UUID,
     ref: Annotated[str, Query(min_length=1, max_length=200, description="The line's `ref`")],
-    column_index: Annotated[int, Query(ge=0, description="The value's `column_index`")],
+    column_index: Annotated[
+        int, Query(ge=0, le=MAX_OFFSET, description="The value's `column_index`")
+    ],
 ) -> Response:
     """Where a scan value prints: the page cropped around it, so its digits can be checked by
     eye. 404 `no-evidence` for a value with no recorded position, and for an Excel document
