@@ -8,8 +8,8 @@ imported, before the step), so the step's own share can be told from the interpr
 what:
 - `calamine`: python-calamine opening the bytes and iterating every row of every sheet, the
   least any reader of the file has to do;
-- `recognise`: what a tabular-parser worker process runs (`recognise_encoded`: the child
-  entry `recognise_bytes` — signature, guards, reader, ОСВ / statements recognition — plus the
+- `recognise`: what a tabular-parser worker process runs (`recognize_encoded`: the child
+  entry `recognize_bytes` — signature, guards, reader, ОСВ / statements recognition — plus the
   UTF-8 JSON of its documents, which the service writes to S3 as they are), with the malloc
   settings the sandbox gives its worker processes (`services.runtime.malloc`).
 """
@@ -52,10 +52,10 @@ def _calamine(data: bytes) -> int:
     return cells
 
 
-def _recognise(data: bytes) -> int:
-    from services.tabular_parser.recognizer import recognise_encoded
+def _recognize(data: bytes) -> int:
+    from services.tabular_parser.recognizer import recognize_encoded
 
-    return len(recognise_encoded(data).documents_json)
+    return len(recognize_encoded(data).documents_json)
 
 
 def main(argv: list[str]) -> int:
@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         from services.runtime.malloc import tune_worker_malloc
 
         tune_worker_malloc()  # as the sandbox's worker processes do
-        step = _recognise
+        step = _recognize
     else:
         print(f"unknown measurement {what!r}", file=sys.stderr)
         return 2

@@ -10,7 +10,7 @@ peak RSS is its own:
 
 - calamine: `CalamineWorkbook.from_filelike` + iterating every row of every sheet (the floor
   any reader pays);
-- recognise: `services.tabular_parser.recognizer.recognise_bytes` (signature, guards, reader,
+- recognise: `services.tabular_parser.recognizer.recognize_bytes` (signature, guards, reader,
   ОСВ / statements recognition, i.e. what a worker process runs) + the UTF-8 JSON of the result.
 
 - parse --json (XLSX only): `arm-ka parse --json FILE > out.json`, the whole command as a user

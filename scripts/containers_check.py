@@ -368,7 +368,7 @@ def check_writes(docker: str, container: dict[str, Any]) -> None:
     say(f"   {_name(container)}: code and root filesystem read-only, /tmp writable")
 
 
-def recognise(core: CoreClient, files: Sequence[Sample], timeout: float) -> list[dict[str, Any]]:
+def recognize(core: CoreClient, files: Sequence[Sample], timeout: float) -> list[dict[str, Any]]:
     """Upload `files`, follow each job to its end; CheckFailed unless all end done/needs_check."""
     uploads = [(sample, core.upload(sample.name, sample.data)) for sample in files]
     finals: list[dict[str, Any]] = []
@@ -490,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 # The same balance printed and scanned: a PNG with no text layer, so the
                 # scan-gateway's Tesseract (with Russian) in the container reads it.
                 scan = Sample("balance-2024-scan.png", render_png(pdf.data, 0), "scan")
-                recognise(client, [by_name["osv-january-2025.xlsx"], pdf, scan], 240)
+                recognize(client, [by_name["osv-january-2025.xlsx"], pdf, scan], 240)
             with step("two replicas of each recogniser, recognising again"):
                 scale = [f"--scale={name}=2" for name in RECOGNISERS]
                 stack("up", "-d", "--no-build", "--no-recreate", *scale, capture=True)
@@ -501,7 +501,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 before = served_by(stack)
                 served: dict[str, int] = {}
                 for _ in range(5):  # NATS picks a replica at random: a few rounds at most
-                    recognise(client, batch, 180)
+                    recognize(client, batch, 180)
                     served = {k: v - before.get(k, 0) for k, v in served_by(stack).items()}
                     if len(served) == 2 * len(RECOGNISERS) and all(served.values()):
                         break

@@ -33,7 +33,7 @@ from tests.tabular_parser.statements._filings import (  # noqa: E402
     Filing,
     Layout,
     compare,
-    recognise,
+    recognize,
 )
 
 DEFAULT_OUT = ROOT / "benchmarks" / "results" / "girbo_recognition.txt"
@@ -147,7 +147,7 @@ def main(argv: list[str]) -> int:
     for filing in filings:
         for layout in layouts:
             for fmt in formats:
-                result = recognise(filing, layout, fmt)
+                result = recognize(filing, layout, fmt)
                 comparison = compare(filing, layout, result)
                 for tally in (
                     overall,

@@ -38,7 +38,7 @@ __all__ = [
     "LocalFileError",
     "exit_code_of",
     "read_local_file",
-    "recognise_file",
+    "recognize_file",
     "service_command",
     "silence_stdout",
     "write_json",
@@ -78,7 +78,7 @@ def read_local_file(path: Path) -> bytes:
         raise LocalFileError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-async def recognise_file(
+async def recognize_file(
     built: BuiltRecognizer,
     service: ServiceInfo,
     data: bytes,
@@ -166,7 +166,7 @@ def service_command(
             )
         settings = load_settings(settings_class)
         result = asyncio.run(
-            recognise_file(
+            recognize_file(
                 build(settings),
                 service,
                 data,

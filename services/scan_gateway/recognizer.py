@@ -80,7 +80,7 @@ class LocalSource:
         self._dpi = dpi
 
     async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet:
-        from services.scan_gateway.local import recognise_to_items
+        from services.scan_gateway.local import recognize_to_items
 
         remaining = deadline - time.monotonic()
         if remaining <= 0:
@@ -89,7 +89,7 @@ class LocalSource:
             async with asyncio.timeout(remaining):
                 items = await run_recognition(
                     self._sandbox,
-                    recognise_to_items,
+                    recognize_to_items,
                     data,
                     job.file_type,
                     self._tesseract_cmd,

@@ -20,8 +20,8 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.tabular_parser.recognizer import TabularRecognizer as TabularRecognizer
     from services.tabular_parser.recognizer import analyse_workbook as analyse_workbook
     from services.tabular_parser.recognizer import build_recognizer as build_recognizer
-    from services.tabular_parser.recognizer import recognise_bytes as recognise_bytes
-    from services.tabular_parser.recognizer import recognise_encoded as recognise_encoded
+    from services.tabular_parser.recognizer import recognize_bytes as recognize_bytes
+    from services.tabular_parser.recognizer import recognize_encoded as recognize_encoded
     from services.tabular_parser.settings import ParsePool as ParsePool
     from services.tabular_parser.settings import TabularParserSettings as TabularParserSettings
 
@@ -34,8 +34,8 @@ _LAZY: dict[str, str] = {
     "TabularRecognizer": "services.tabular_parser.recognizer",
     "analyse_workbook": "services.tabular_parser.recognizer",
     "build_recognizer": "services.tabular_parser.recognizer",
-    "recognise_bytes": "services.tabular_parser.recognizer",
-    "recognise_encoded": "services.tabular_parser.recognizer",
+    "recognize_bytes": "services.tabular_parser.recognizer",
+    "recognize_encoded": "services.tabular_parser.recognizer",
     "ParsePool": "services.tabular_parser.settings",
     "TabularParserSettings": "services.tabular_parser.settings",
 }

@@ -40,8 +40,8 @@ __all__ = [
     "TabularRecognizer",
     "analyse_workbook",
     "build_recognizer",
-    "recognise_bytes",
-    "recognise_encoded",
+    "recognize_bytes",
+    "recognize_encoded",
 ]
 
 
@@ -52,7 +52,7 @@ class TabularRecognizer:
         self._sandbox = sandbox
 
     async def recognize(self, data: bytes, job: Job) -> EncodedRecognition:
-        result = await run_recognition(self._sandbox, recognise_encoded, data, what="the workbook")
+        result = await run_recognition(self._sandbox, recognize_encoded, data, what="the workbook")
         if not isinstance(result, EncodedRecognition):
             msg = f"the worker returned {type(result).__name__}, not an EncodedRecognition"
             raise TypeError(msg)
@@ -73,11 +73,11 @@ def build_recognizer(
     return BuiltRecognizer(TabularRecognizer(sandbox), (sandbox,))
 
 
-def recognise_encoded(data: bytes) -> EncodedRecognition:
-    """The child-process entry: `recognise_bytes` with the documents encoded as JSON there, so
+def recognize_encoded(data: bytes) -> EncodedRecognition:
+    """The child-process entry: `recognize_bytes` with the documents encoded as JSON there, so
     the parent neither unpickles nor encodes a large result on its event loop."""
     with _gc_paused():
-        return recognise_bytes(data).encode()
+        return recognize_bytes(data).encode()
 
 
 @contextmanager
@@ -96,13 +96,13 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def recognise_bytes(data: bytes) -> Recognition:
+def recognize_bytes(data: bytes) -> Recognition:
     """The child-process side: signature, open, analyse. Raises `RecognitionFailed`."""
     with _gc_paused():
-        return _recognise_bytes(data)
+        return _recognize_bytes(data)
 
 
-def _recognise_bytes(data: bytes) -> Recognition:
+def _recognize_bytes(data: bytes) -> Recognition:
     if detect_format(data) is None:
         raise RecognitionFailed(
             ErrorCode.UNSUPPORTED_FORMAT, "not an Excel workbook (no XLS, XLSX or XLSB signature)"

@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
 from services.devstack._samples import BALANCE, INCOME, ORG_INN, ORG_NAME, Lines, statement_sheet
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
+from tests.arm_core.web._recognition import Recognised, upload_and_recognize
 from tests.builders import SheetSpec, write_xlsx
 
 __all__ = [
@@ -92,7 +92,7 @@ async def upload(
     sessions: async_sessionmaker[AsyncSession],
     files: Sequence[tuple[str, bytes]],
 ) -> list[Recognised]:
-    return [await upload_and_recognise(app, client, sessions, n, d) for n, d in files]
+    return [await upload_and_recognize(app, client, sessions, n, d) for n, d in files]
 
 
 def osv_xlsx(year: int, accounts: Sequence[tuple[str, str, int | None, int | None]]) -> bytes:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from services.devstack._samples import font_path, samples
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 
 _EXPECTED = {
     "osv-january-2025.xlsx": ["OSV"],
@@ -19,7 +19,7 @@ _EXPECTED = {
 def test_excel_sample_is_recognised_done(name: str) -> None:
     """Each Excel sample gives its documents, all done, with every relation holding."""
     sample = next(s for s in samples() if s.name == name)
-    recognition = recognise_bytes(sample.data)
+    recognition = recognize_bytes(sample.data)
     assert [d["document_type"] for d in recognition.documents] == _EXPECTED[name]
     assert recognition.status == "done"
     for document in recognition.documents:

@@ -124,7 +124,7 @@ class Core:
         """POST /api/v1/files, whatever the answer."""
         return await self.http.post("/api/v1/files", files={"file": (name, data)})
 
-    async def recognise_again(self, file_id: str) -> dict[str, Any]:
+    async def recognize_again(self, file_id: str) -> dict[str, Any]:
         """POST /api/v1/files/{id}/recognitions; asserts 201."""
         response = await self.http.post(f"/api/v1/files/{file_id}/recognitions")
         assert response.status_code == 201, response.text

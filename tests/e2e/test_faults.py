@@ -190,5 +190,5 @@ async def test_s3_unreachable_for_the_parser_then_recovery(
     s3_proxy.restore()
     fresh = await core.upload("s3-back.xlsx", _files.osv_xlsx())
     assert (await core.wait_final(fresh["job_id"]))["status"] == "done"
-    again = await core.recognise_again(failed[0]["file_id"])
+    again = await core.recognize_again(failed[0]["file_id"])
     assert (await core.wait_final(again["job_id"]))["status"] == "done"

@@ -154,7 +154,7 @@ async def test_second_recognition_keeps_both_jobs(core: Core) -> None:
     documents, and the file's documents are the latest attempt's."""
     upload = await core.upload("osv-twice.xlsx", _files.osv_xlsx())
     first = await core.wait_final(upload["job_id"])
-    second = await core.recognise_again(upload["file_id"])
+    second = await core.recognize_again(upload["file_id"])
     assert second["attempt"] == 2
     assert second["job_id"] != first["job_id"]
     second = await core.wait_final(second["job_id"])

@@ -6,7 +6,7 @@ import pytest
 
 from services.excel import LimitExceeded, Limits, load_workbook
 from services.runtime.recognizer import Recognition
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import (
     CellInput,
     SheetSpec,
@@ -30,7 +30,7 @@ def test_a_space_at_a1000500_of_a_valid_statement_is_ignored_with_a_warning() ->
     """The row cap counted the far corner; now the statement reads as without the space."""
     clean = write_xlsx([onec_balance()])
     stray = with_stray_cells(clean, {"A1000500": " "})
-    expected, got = recognise_bytes(clean), recognise_bytes(stray)
+    expected, got = recognize_bytes(clean), recognize_bytes(stray)
     assert _amounts(got) == _amounts(expected)
     assert got.documents[0]["status"] == expected.documents[0]["status"] == "done"
     [warning] = [w for w in got.warnings if w["code"] == "CELLS_IGNORED"]
@@ -87,7 +87,7 @@ def test_a_far_cell_on_a_line_row_is_not_glued_to_its_value() -> None:
     column ends at the table's edge, so every amount reads as without the stray (not «10000x»)."""
     clean = write_xlsx([onec_balance()])
     stray = with_stray_cells(clean, {"XFD36": "x"})  # row 36: «Уставный капитал» 10000
-    assert _amounts(recognise_bytes(stray)) == _amounts(recognise_bytes(clean))
+    assert _amounts(recognize_bytes(stray)) == _amounts(recognize_bytes(clean))
 
 
 def _with_far_cell(spec: SheetSpec, row: int, col: int, text: str) -> SheetSpec:

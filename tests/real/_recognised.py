@@ -11,7 +11,7 @@ import pytest
 from services.arm_statements import too_precise
 from services.runtime.recognizer import RecognitionFailed
 from services.tabular_parser.osv._columns import SUM_FIELDS
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 
 from ._sources import SAMPLES, cell_ref, source_book
 
@@ -45,7 +45,7 @@ def case(name: str, broken: dict[str, str]) -> Any:
 def documents(name: str) -> tuple[dict[str, Any], ...]:
     """The documents recognised in the file; none when the recogniser found none."""
     try:
-        return tuple(recognise_bytes((SAMPLES / name).read_bytes()).documents)
+        return tuple(recognize_bytes((SAMPLES / name).read_bytes()).documents)
     except RecognitionFailed:
         return ()
 

@@ -92,7 +92,7 @@ def _job(name: str) -> Job:
     )
 
 
-def recognise(path: Path) -> Recognition:
+def recognize(path: Path) -> Recognition:
     """The file through scan-gateway's local recogniser and mapper, in this process."""
     recognizer = ScanGatewayRecognizer(LocalSource(_Inline()))
     return asyncio.run(recognizer.recognize(path.read_bytes(), _job(path.name)))
@@ -132,7 +132,7 @@ def score_file(
     A value the truth leaves empty (`null`) counts only when the recogniser reports a non-zero
     amount there without flagging it (a wrong value); a zero or empty reading of it is fine.
     """
-    recognition = recognition or recognise(path)
+    recognition = recognition or recognize(path)
     score = FileScore(path.name, expected_date=expected.get("meta", {}).get("date"))
     documents = {d["document_type"]: d for d in reversed(recognition.documents)}
     dates = [d["header"].get("report_date") for d in recognition.documents]

@@ -35,7 +35,7 @@ def make_job(seconds: float = 60.0) -> Job:
     )
 
 
-async def recognise(
+async def recognize(
     server: FakeScanServer, *, token: str = TOKEN, seconds: float = 60.0, **options: Any
 ) -> Recognition:
     settings = ScanClientSettings(
@@ -51,7 +51,7 @@ async def recognise(
 
 async def failure(server: FakeScanServer, **options: Any) -> RecognitionFailed:
     with pytest.raises(RecognitionFailed) as caught:
-        await recognise(server, **options)
+        await recognize(server, **options)
     return caught.value
 
 
@@ -59,7 +59,7 @@ async def test_result_set_over_http_maps_to_the_contract_example(fake_scan: Fake
     """Submit, poll, fetch: the scripted page becomes exactly the example's documents, and
     every call carried the bearer token."""
     fake_scan.system.script({"page-1.json": minimal_balance_item()})
-    recognition = await recognise(fake_scan)
+    recognition = await recognize(fake_scan)
     assert recognition.documents == example("result-statement-minimal.json")["documents"]
     assert recognition.warnings == [] and recognition.status == "needs_check"
     assert fake_scan.system.authorizations
@@ -86,7 +86,7 @@ async def test_server_errors_are_retried_until_success(fake_scan: FakeScanServer
         {"page-1.json": minimal_balance_item()},
         faults=Faults(submit_5xx=1, status_5xx=2, item_5xx=2),
     )
-    recognition = await recognise(fake_scan, retries=3)
+    recognition = await recognize(fake_scan, retries=3)
     assert recognition.documents == example("result-statement-minimal.json")["documents"]
     methods = [m for m, _ in fake_scan.system.requests]
     assert methods.count("POST") == 2
@@ -111,7 +111,7 @@ async def test_broken_json_item_is_a_json_failed_warning(fake_scan: FakeScanServ
         {"page-1.json": minimal_balance_item(), "page-2.json": item(2, [plain_line("x")], [])},
         faults=Faults(broken_items=frozenset({"page-2.json"})),
     )
-    recognition = await recognise(fake_scan)
+    recognition = await recognize(fake_scan)
     assert [w["code"] for w in recognition.warnings] == ["JSON_FAILED"]
     warning = recognition.warnings[0]
     assert warning["severity"] == "error" and warning["locator"] == {"part": "page-2.json"}
@@ -124,7 +124,7 @@ async def test_missing_item_is_a_json_failed_warning(fake_scan: FakeScanServer) 
         {"page-1.json": minimal_balance_item()},
         faults=Faults(missing_items=frozenset({"page-0.json"})),
     )
-    recognition = await recognise(fake_scan)
+    recognition = await recognize(fake_scan)
     assert recognition.warnings == [
         {
             "code": "JSON_FAILED",
@@ -141,7 +141,7 @@ async def test_item_shaped_wrong_is_a_json_failed_warning(fake_scan: FakeScanSer
     fake_scan.system.script(
         {"page-1.json": minimal_balance_item(), "extra.json": encode({"tables": "no"})}
     )
-    recognition = await recognise(fake_scan)
+    recognition = await recognize(fake_scan)
     assert [(w["code"], w["locator"]) for w in recognition.warnings] == [
         ("JSON_FAILED", {"part": "extra.json"})
     ]

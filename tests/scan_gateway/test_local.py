@@ -22,7 +22,7 @@ from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.scan_gateway.app import create_app
 from services.scan_gateway.errors import OcrUnavailable
-from services.scan_gateway.local import recognise_to_items
+from services.scan_gateway.local import recognize_to_items
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from tests.support.recognition_service import MSG_ID, contract_errors
 
@@ -113,7 +113,7 @@ def test_missing_tesseract_is_reported_by_name() -> None:
     """A PNG without the tesseract binary: OcrUnavailable saying what is missing."""
     png = render_png(render_pdf(), 0, dpi=72)
     with pytest.raises(OcrUnavailable) as caught:
-        recognise_to_items(png, "PNG", "/nonexistent/tesseract")
+        recognize_to_items(png, "PNG", "/nonexistent/tesseract")
     assert "Tesseract" in caught.value.what and "/nonexistent/tesseract" in caught.value.what
 
 

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from services.scan_gateway.local import recognise_to_items
+from services.scan_gateway.local import recognize_to_items
 from services.scan_gateway.mapper import map_items
 from services.scan_gateway.resultset import parse_item
 
@@ -115,7 +115,7 @@ def test_header_of_a_values_only_text_layer_comes_from_the_layer() -> None:
     """The balance takes the cover's organisation as the layer prints it (confidence 100, not
     up for review) and the ИНН from the comb cells above «КПП», whose own label is not
     read: no HEADER_FIELD_MISSING."""
-    items = recognise_to_items(_tax_form_pdf(), "PDF", dpi=_DPI)
+    items = recognize_to_items(_tax_form_pdf(), "PDF", dpi=_DPI)
     parsed = [parse_item(name, data) for name, data in sorted(items.items())]
     [document] = map_items(parsed).documents
     header = document["header"]

@@ -13,7 +13,7 @@ import shutil
 import pytest
 
 from services.runtime.recognizer import ErrorCode, RecognitionFailed
-from services.scan_gateway.local import PlacedWord, layout_page, recognise_to_items
+from services.scan_gateway.local import PlacedWord, layout_page, recognize_to_items
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 
@@ -86,7 +86,7 @@ def _table_rows(items: dict[str, bytes]) -> dict[str, list[str]]:
 def test_ruled_75_dpi_page_keeps_each_number_in_its_cell() -> None:
     """A 75-dpi ruled page is upscaled and de-ruled: every number lands in its own column,
     none glued to its neighbour across a rule («78 | 677» never 78677), the «-» included."""
-    items = recognise_to_items(_ruled_png(75), "PNG")
+    items = recognize_to_items(_ruled_png(75), "PNG")
     got = _table_rows(items)
     expected = {code: [c.replace(" ", "") for c in values] for _n, code, *values in _RULED_ROWS}
     read = {code: [t.replace(" ", "") for t in texts] for code, texts in got.items()}
@@ -101,7 +101,7 @@ def test_ruled_75_dpi_page_keeps_each_number_in_its_cell() -> None:
 @needs_tesseract
 def test_ruled_page_two_line_header_gives_column_dates() -> None:
     """The dates printed under «На 31 декабря» belong to their columns' headers."""
-    items = recognise_to_items(_ruled_png(150), "PNG")
+    items = recognize_to_items(_ruled_png(150), "PNG")
     headers = [c["header"] for c in json.loads(items["page-1.json"])["tables"][0]["columns"]]
     dated = [h for h in headers if "декабря" in h and any(y in h for y in ("2024", "2023", "2022"))]
     assert len(dated) == 3, headers

@@ -12,7 +12,7 @@ import shutil
 
 import pytest
 
-from services.scan_gateway.local import PlacedWord, recognise_to_items
+from services.scan_gateway.local import PlacedWord, recognize_to_items
 from services.scan_gateway.local._engine import _dash_for_digit
 
 from ._forms import font_path
@@ -58,10 +58,10 @@ def _confidences(items: dict[str, bytes]) -> dict[str, list[float]]:
 
 
 def test_a_value_under_a_coloured_stamp_loses_its_confidence_the_rest_keep_theirs() -> None:
-    stamped = _confidences(recognise_to_items(_stamped(_ruled_png(_DPI), colour=True), "PNG"))
+    stamped = _confidences(recognize_to_items(_stamped(_ruled_png(_DPI), colour=True), "PNG"))
     assert stamped["1230"][0] <= 40, stamped  # the cap under a stamp, or worse
     assert stamped["1210"][0] >= 80 and stamped["1600"][2] >= 80, stamped
-    plain = _confidences(recognise_to_items(_stamped(_ruled_png(_DPI), colour=False), "PNG"))
+    plain = _confidences(recognize_to_items(_stamped(_ruled_png(_DPI), colour=False), "PNG"))
     assert plain["1230"][0] >= 80, plain
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from services.contract import Kind, validate
 from services.runtime.recognizer import ErrorCode, Recognition, RecognitionFailed
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import SheetSpec, spec_of, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.osv._builder import osv_sheet
 from tests.tabular_parser.osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
@@ -43,7 +43,7 @@ def test_trial_balance_and_statements_in_one_workbook_are_mixed(fmt: str) -> Non
     the statements version set, the reference sheet a SHEET_OTHER warning with its locator."""
     data = WRITERS[fmt]([_osv_spec(), onec_balance(), onec_income(), other_sheet("Справка")])
 
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
 
     assert [d["document_type"] for d in recognition.documents] == ["OSV", "BALANCE", "INCOME"]
     assert recognition.group_schema == "mixed"
@@ -59,7 +59,7 @@ def test_trial_balances_only_are_osv_without_statements_version() -> None:
     """Two ОСВ sheets: two osvDocuments, group_schema "osv", no statements version."""
     data = write_xlsx([_osv_spec("Январь"), _osv_spec("Февраль")])
 
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
 
     assert [d["locator"]["sheet"] for d in recognition.documents] == ["Январь", "Февраль"]
     assert recognition.group_schema == "osv"
@@ -70,7 +70,7 @@ def test_trial_balances_only_are_osv_without_statements_version() -> None:
 
 def test_statements_only_are_rsbu() -> None:
     """Balance and ОФР without an ОСВ: group_schema "rsbu"."""
-    recognition = recognise_bytes(write_xlsx([onec_balance(), onec_income()]))
+    recognition = recognize_bytes(write_xlsx([onec_balance(), onec_income()]))
 
     assert {d["document_type"] for d in recognition.documents} == {"BALANCE", "INCOME"}
     assert recognition.group_schema == "rsbu"
@@ -80,7 +80,7 @@ def test_statements_only_are_rsbu() -> None:
 def test_a_workbook_without_any_known_document_is_recognition_failed() -> None:
     """Only reference sheets: nothing to produce, so the job is an error naming the sheets."""
     with pytest.raises(RecognitionFailed) as caught:
-        recognise_bytes(write_xlsx([other_sheet("Справка"), other_sheet("Реестр")]))
+        recognize_bytes(write_xlsx([other_sheet("Справка"), other_sheet("Реестр")]))
 
     assert caught.value.code == ErrorCode.RECOGNITION_FAILED
     assert "«Справка»" in caught.value.message and "«Реестр»" in caught.value.message
@@ -90,11 +90,11 @@ def test_not_a_workbook_is_unsupported_and_a_damaged_one_unreadable() -> None:
     """The signature decides UNSUPPORTED_FORMAT; an Excel signature that cannot be opened is
     UNREADABLE."""
     with pytest.raises(RecognitionFailed) as not_excel:
-        recognise_bytes(b"%PDF-1.7 not a workbook")
+        recognize_bytes(b"%PDF-1.7 not a workbook")
     whole = write_xlsx([_osv_spec()])
     damaged = whole[: len(whole) // 2]  # local headers name the workbook; the directory is gone
     with pytest.raises(RecognitionFailed) as broken:
-        recognise_bytes(damaged)
+        recognize_bytes(damaged)
 
     assert not_excel.value.code == ErrorCode.UNSUPPORTED_FORMAT
     assert broken.value.code == ErrorCode.UNREADABLE

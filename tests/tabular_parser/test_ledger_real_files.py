@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from services.runtime.recognizer import ErrorCode, RecognitionFailed
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 
 SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples" / "public"
 
@@ -34,7 +34,7 @@ def test_a_real_trial_balance_is_one_osv(
     name: str, status: str, rows: int, account: str | None
 ) -> None:
     """One OSV document (no statement), its status as its sums say, every row read."""
-    recognition = recognise_bytes((SAMPLES / name).read_bytes())
+    recognition = recognize_bytes((SAMPLES / name).read_bytes())
 
     assert [d["document_type"] for d in recognition.documents] == ["OSV"]
     document = recognition.documents[0]
@@ -45,7 +45,7 @@ def test_a_real_trial_balance_is_one_osv(
 
 def test_the_eps_statement_balances_by_side() -> None:
     """ЕПС: Σ актив = Σ пассив at the opening (35 644 581.82) on the two section totals."""
-    recognition = recognise_bytes(
+    recognition = recognize_bytes(
         (SAMPLES / "real/znak13_XBRL_Buhuchot_Oborot__osv_eps_2019_07.xlsx").read_bytes()
     )
     totals = [r for r in recognition.documents[0]["rows"] if r["kind"] == "total"]
@@ -76,7 +76,7 @@ def test_a_real_ledger_report_is_no_document(name: str, said: list[str]) -> None
     """RECOGNITION_FAILED, every sheet a SHEET_OTHER carried with the error, the first
     sheet's message saying what it is and what to export."""
     with pytest.raises(RecognitionFailed) as caught:
-        recognise_bytes((SAMPLES / name).read_bytes())
+        recognize_bytes((SAMPLES / name).read_bytes())
 
     failed = caught.value
     assert failed.code == ErrorCode.RECOGNITION_FAILED

@@ -12,7 +12,7 @@ import pickle
 import pytest
 
 from services.runtime.recognizer import ErrorCode, RecognitionFailed
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import SheetSpec, write_xlsx
 from tests.builders.ledger import (
     account_analysis,
@@ -27,7 +27,7 @@ from tests.tabular_parser.statements._forms import onec_balance, other_sheet
 
 def _failure(*sheets: SheetSpec) -> RecognitionFailed:
     with pytest.raises(RecognitionFailed) as caught:
-        recognise_bytes(write_xlsx(list(sheets)))
+        recognize_bytes(write_xlsx(list(sheets)))
     return caught.value
 
 
@@ -65,7 +65,7 @@ def test_a_ledger_report_is_sheet_other_naming_what_it_is(sheet: SheetSpec, said
 def test_a_report_beside_a_statement_leaves_the_statement_alone() -> None:
     """An «Анализ счета» sheet next to a balance: the balance is the one document and the
     analysis is SHEET_OTHER; its amounts 25000, 80000, 1500 make no second statement."""
-    recognition = recognise_bytes(write_xlsx([onec_balance(), account_analysis("51", "Анализ")]))
+    recognition = recognize_bytes(write_xlsx([onec_balance(), account_analysis("51", "Анализ")]))
 
     assert [d["document_type"] for d in recognition.documents] == ["BALANCE"]
     assert [(w["code"], w["locator"]) for w in recognition.warnings] == [

@@ -9,7 +9,7 @@ import signal
 import threading
 
 from services.scan_gateway.fake.server import FakeScanServer, FakeScanSystem
-from services.scan_gateway.local import recognise_to_items
+from services.scan_gateway.local import recognize_to_items
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -18,7 +18,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8090)
     parser.add_argument("--token", default=None, help="require this bearer token")
     args = parser.parse_args(argv)
-    system = FakeScanSystem(token=args.token, engine=recognise_to_items)
+    system = FakeScanSystem(token=args.token, engine=recognize_to_items)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with FakeScanServer(system, host=args.host, port=args.port) as server:

@@ -22,7 +22,7 @@ from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
 
-__all__ = ["OCR_LANGUAGES", "recognise_to_items"]
+__all__ = ["OCR_LANGUAGES", "recognize_to_items"]
 
 OCR_LANGUAGES = "rus+eng"
 _MAX_PAGES = 50
@@ -33,7 +33,7 @@ _CODE_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789"
 _AMOUNT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789()-,."
 
 
-def recognise_to_items(
+def recognize_to_items(
     data: bytes, file_type: str, tesseract_cmd: str = "tesseract", dpi: int = 300
 ) -> dict[str, bytes]:
     """Item name → item JSON bytes for every page of the file."""

@@ -12,7 +12,7 @@ import httpx
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
+from tests.arm_core.web._recognition import Recognised, upload_and_recognize
 
 from ._provider import FakeProvider
 from .conftest import CoreFactory
@@ -71,7 +71,7 @@ async def recognised(
     provider as its login user, with both cookies and the page's CSRF token."""
     app, client = await core(oidc)
     client.headers.update(bearer(provider, "integrator"))
-    found = await upload_and_recognise(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
+    found = await upload_and_recognize(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
     del client.headers["Authorization"]
     if login:
         done = await through_provider(client, found.page)

@@ -17,7 +17,7 @@ from services.arm_core.app import CoreApp
 from services.arm_core.db import DocumentGlance, JobStatus, RecognitionJob
 from services.devstack._samples import ORG_INN, ORG_NAME, income_sheet
 from tests.arm_core.web._doubtful import RIGHT_AMOUNT, doubtful_income_xlsx
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise, upload_taken
+from tests.arm_core.web._recognition import Recognised, upload_and_recognize, upload_taken
 from tests.builders import write_xlsx
 from tests.e2e._files import osv_xlsx
 
@@ -60,7 +60,7 @@ async def test_each_file_carries_its_documents_at_a_glance_and_sorts_by_attentio
     failed recognition does too. `needs_attention=true` lists those two, `order=attention` puts
     them first though the clean file is newer. Corrected, it is in progress with no doubt left;
     marked reviewed, it says by whom and when, and leaves the attention list."""
-    doubtful = await upload_and_recognise(
+    doubtful = await upload_and_recognize(
         app, client, sessions, "doubtful.xlsx", doubtful_income_xlsx()
     )
     _failed_file, failed_job = await upload_taken(
@@ -72,8 +72,8 @@ async def test_each_file_carries_its_documents_at_a_glance_and_sorts_by_attentio
             .where(RecognitionJob.id == failed_job.id)
             .values(status=JobStatus.ERROR.value)
         )
-    osv = await upload_and_recognise(app, client, sessions, "osv.xlsx", osv_xlsx())
-    clean = await upload_and_recognise(
+    osv = await upload_and_recognize(app, client, sessions, "osv.xlsx", osv_xlsx())
+    clean = await upload_and_recognize(
         app, client, sessions, "clean.xlsx", write_xlsx([income_sheet()])
     )
 
@@ -131,7 +131,7 @@ async def test_a_reviewed_document_with_doubts_left_needs_no_attention_but_an_un
 ) -> None:
     """The review mark is the analyst's word: a reviewed file leaves the attention list even
     with its doubt left; a correction after the mark brings it back (in progress)."""
-    doubtful = await upload_and_recognise(app, client, sessions, "d.xlsx", doubtful_income_xlsx())
+    doubtful = await upload_and_recognize(app, client, sessions, "d.xlsx", doubtful_income_xlsx())
     url = f"/api/v1/documents/{doubtful.document_id}/corrections"
     marked = await client.post(url, json={"kind": "reviewed", "confirm_doubts": 1})
     assert marked.status_code == 201, marked.text
@@ -149,11 +149,11 @@ async def test_the_list_reads_in_a_bounded_number_of_queries(
     per document), and a glance missing (a document stored before the table) is computed
     once, then read."""
     data = doubtful_income_xlsx()
-    await upload_and_recognise(app, client, sessions, "f0.xlsx", data)
+    await upload_and_recognize(app, client, sessions, "f0.xlsx", data)
     with _counting(app) as one:
         await _files(client, order="attention")
     for n in range(1, 4):
-        await upload_and_recognise(app, client, sessions, f"f{n}.xlsx", data)
+        await upload_and_recognize(app, client, sessions, f"f{n}.xlsx", data)
     with _counting(app) as four:
         items = await _files(client, order="attention")
     assert len(items) == 4 and all(i["documents"] for i in items)

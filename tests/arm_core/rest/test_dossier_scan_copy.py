@@ -15,7 +15,7 @@ from services.arm_core.app import CoreApp
 from services.devstack._samples import statement_sheet
 from services.runtime.storage import S3Storage
 from tests.arm_core._borrower import json_of
-from tests.arm_core.web._recognition import upload_and_recognise, upload_and_recognise_scan
+from tests.arm_core.web._recognition import upload_and_recognize, upload_and_recognize_scan
 from tests.builders import write_xlsx
 from tests.scan_gateway._forms import BALANCE, font_path, render_pdf
 
@@ -62,10 +62,10 @@ async def test_a_scan_and_its_excel_copy_agree_and_one_changed_figure_is_found(
     sessions: async_sessionmaker[AsyncSession],
     storage: S3Storage,
 ) -> None:
-    scan = await upload_and_recognise_scan(
+    scan = await upload_and_recognize_scan(
         app, client, sessions, storage, "balance.pdf", render_pdf((BALANCE,))
     )
-    copy = await upload_and_recognise(
+    copy = await upload_and_recognize(
         app, client, sessions, "balance-rub.xlsx", _export({}, rubles=True)
     )
     agreeing = await json_of(client, f"/api/v1/organizations/{INN}/dossier")
@@ -75,7 +75,7 @@ async def test_a_scan_and_its_excel_copy_agree_and_one_changed_figure_is_found(
     }
     assert agreeing["disagreements"] == []
 
-    changed = await upload_and_recognise(
+    changed = await upload_and_recognize(
         app, client, sessions, "balance-typo.xlsx", _export({"1250": 798})
     )
     dossier = await json_of(client, f"/api/v1/organizations/{INN}/dossier")

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.app import CoreApp
 from services.arm_core.documents.export import TABLE_HEADING
 from services.devstack._samples import INCOME, INCOME_LABELS, statement_sheet
-from tests.arm_core.web._recognition import upload_and_recognise
+from tests.arm_core.web._recognition import upload_and_recognize
 from tests.builders import write_xlsx
 
 pytestmark = [pytest.mark.db, pytest.mark.wire]
@@ -44,7 +44,7 @@ def _poisoned_income() -> bytes:
 async def test_a_formula_in_a_borrowers_line_name_comes_out_as_text(
     app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    recognised = await upload_and_recognise(app, client, sessions, "p.xlsx", _poisoned_income())
+    recognised = await upload_and_recognize(app, client, sessions, "p.xlsx", _poisoned_income())
     url = f"/api/v1/documents/{recognised.document_id}/export"
     xlsx = await client.get(url, params={"format": "xlsx"})
     assert xlsx.status_code == 200

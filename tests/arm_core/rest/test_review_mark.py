@@ -9,7 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
 from tests.arm_core.web._doubtful import doubtful_income_xlsx
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
+from tests.arm_core.web._recognition import Recognised, upload_and_recognize
 
 pytestmark = pytest.mark.db
 
@@ -21,7 +21,7 @@ async def income(
     app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
 ) -> Recognised:
     """The ОФР with one unreadable amount (one doubt), uploaded and recognised."""
-    return await upload_and_recognise(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
+    return await upload_and_recognize(app, client, sessions, "ofr.xlsx", doubtful_income_xlsx())
 
 
 async def test_marking_reviewed_with_doubts_left_needs_their_exact_count(

@@ -24,7 +24,7 @@ from services.runtime.recognizer import Job
 from services.runtime.storage import S3Storage
 from services.scan_gateway.raw import RawArchive
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.support.core import build_envelope, deliver
 
 
@@ -106,7 +106,7 @@ class _InlineRunner:
         return fn(*args)
 
 
-async def upload_and_recognise_scan(
+async def upload_and_recognize_scan(
     app: CoreApp,
     client: httpx.AsyncClient,
     sessions: async_sessionmaker[AsyncSession],
@@ -126,7 +126,7 @@ async def upload_and_recognise_scan(
     return await deliver_result(app, client, stored, job, result)
 
 
-async def upload_and_recognise(
+async def upload_and_recognize(
     app: CoreApp,
     client: httpx.AsyncClient,
     sessions: async_sessionmaker[AsyncSession],
@@ -135,7 +135,7 @@ async def upload_and_recognise(
 ) -> Recognised:
     """Upload `data` through the page, recognise it with the real parser, deliver the result."""
     stored, job = await upload_taken(client, sessions, name, data)
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
     request = _request(stored, job, name)
     result: dict[str, Any] = result_file(
         request, recognition, ServiceInfo("tabular-parser", "test"), 1

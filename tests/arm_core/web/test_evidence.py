@@ -23,7 +23,7 @@ from services.runtime.storage import S3Storage
 from tests.arm_core.web._recognition import (
     Recognised,
     deliver_result,
-    upload_and_recognise_scan,
+    upload_and_recognize_scan,
     upload_taken,
 )
 from tests.scan_gateway._forms import BALANCE, font_path, render_pdf, render_png
@@ -67,7 +67,7 @@ async def scan(
 ) -> Recognised:
     """The balance as a text-layer PDF, recognised with its evidence."""
     pdf = render_pdf((BALANCE,))
-    return await upload_and_recognise_scan(app, client, sessions, storage, "balance.pdf", pdf)
+    return await upload_and_recognize_scan(app, client, sessions, storage, "balance.pdf", pdf)
 
 
 async def test_every_value_crop_shows_its_digits_at_200_dpi(
@@ -108,7 +108,7 @@ async def test_a_raster_page_is_cropped_at_200_dpi_equivalent(
     """A 150-dpi PNG: the page is brought to ≥ 200 dpi before cropping, and the crop of a value
     read right shows its digits."""
     png = render_png(render_pdf((BALANCE,)), 0, dpi=150)
-    scan = await upload_and_recognise_scan(app, client, sessions, storage, "balance.png", png)
+    scan = await upload_and_recognize_scan(app, client, sessions, storage, "balance.png", png)
     _i, line = next(
         (i, ln) for i, ln in await _values(client, scan.document_id) if ln["line_code"] == "1600"
     )

@@ -12,14 +12,14 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.app import CoreApp
 from services.arm_core.web.osv import OsvCheck, RowLabel, error_steps, osv_checks
 from tests.arm_core.web._osv import counterparty, paged_osv_xlsx
-from tests.arm_core.web._recognition import Recognised, upload_and_recognise
+from tests.arm_core.web._recognition import Recognised, upload_and_recognize
 
 
 @pytest.fixture
 async def osv(
     app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
 ) -> Recognised:
-    return await upload_and_recognise(app, client, sessions, "osv.xlsx", paged_osv_xlsx())
+    return await upload_and_recognize(app, client, sessions, "osv.xlsx", paged_osv_xlsx())
 
 
 def _items(page: str) -> list[str]:

@@ -34,7 +34,7 @@ from tests.arm_core.web._doubtful import (
 from tests.arm_core.web._recognition import (
     Recognised,
     deliver_result,
-    upload_and_recognise,
+    upload_and_recognize,
     upload_taken,
 )
 from tests.e2e._files import osv_xlsx
@@ -321,7 +321,7 @@ async def test_a_document_of_another_file_is_a_404_page(
     income: Recognised,
 ) -> None:
     """The document under another file's id is not found: an HTML page, not a trace."""
-    other = await upload_and_recognise(app, client, sessions, "other.xlsx", osv_xlsx())
+    other = await upload_and_recognize(app, client, sessions, "other.xlsx", osv_xlsx())
     page = await _page(client, f"/ui/files/{other.file_id}/documents/{income.document_id}", 404)
     assert "Такой документ не найден" in page
     assert "<html" in page
@@ -389,7 +389,7 @@ async def test_an_osv_document_is_paged_and_exported_flat(
 ) -> None:
     """An ОСВ's page lists its rows with the six sums; its export is one flat table; its
     rows cannot be corrected."""
-    osv = await upload_and_recognise(app, client, sessions, "osv.xlsx", osv_xlsx())
+    osv = await upload_and_recognize(app, client, sessions, "osv.xlsx", osv_xlsx())
     page = await _page(client, osv.page)
     assert "Строки ОСВ (8)" in page
     assert "1\u202f000" in page
@@ -412,7 +412,7 @@ async def test_an_osv_row_shows_the_source_cells_it_came_from(
     """Choosing an ОСВ row's account opens the sheet around the row its `ref` names (that
     row shaded, its account and sums among the cells) and the row's six sums; a row past
     the end, or `/row` of a statement, is a 404."""
-    osv = await upload_and_recognise(app, client, sessions, "osv.xlsx", osv_xlsx())
+    osv = await upload_and_recognize(app, client, sessions, "osv.xlsx", osv_xlsx())
     page = await _page(client, osv.page)
     assert f'hx-get="{osv.page}/row?index=2"' in page
     rows = (await client.get(f"/api/v1/documents/{osv.document_id}/rows?limit=3")).json()

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
-from tests.arm_core.web._recognition import upload_and_recognise
+from tests.arm_core.web._recognition import upload_and_recognize
 from tests.builders import write_xlsx
 from tests.tabular_parser.statements import _forms as f
 
@@ -41,7 +41,7 @@ def _values(document: dict[str, Any], column: int) -> dict[str, dict[str, Any]]:
 async def test_correcting_the_total_settles_the_terms_it_now_covers(
     app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
 ) -> None:
-    recognised = await upload_and_recognise(
+    recognised = await upload_and_recognize(
         app, client, sessions, "balance.xlsx", _misprinted_balance()
     )
     api = f"/api/v1/documents/{recognised.document_id}"

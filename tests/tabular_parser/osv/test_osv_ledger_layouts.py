@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from services.contract import Kind, validate
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import SheetSpec, write_xlsx
 from tests.builders.ledger import (
     bank_turnover_statement,
@@ -18,7 +18,7 @@ from tests.builders.ledger import (
 
 
 def _only_document(data: bytes) -> dict[str, Any]:
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
     assert recognition.group_schema == "osv"
     assert len(recognition.documents) == 1
     document = recognition.documents[0]

@@ -51,13 +51,13 @@ def test_real_osv_turned_into_a_workbook_goes_through_the_whole_path(
 ) -> None:
     """The HTML export's table written as a real workbook (cells, merges) and recognised by the
     service's child-process entry point: the same 315 counterparties, every sum holds, done."""
-    from services.tabular_parser.recognizer import recognise_bytes
+    from services.tabular_parser.recognizer import recognize_bytes
     from tests.builders import spec_of, write_xls, write_xlsb, write_xlsx
 
     spec = spec_of(html_sheet(sample))
     writer = {"XLSX": write_xlsx, "XLS": write_xls, "XLSB": write_xlsb}[fmt]
 
-    recognition = recognise_bytes(writer([spec]))
+    recognition = recognize_bytes(writer([spec]))
 
     [doc] = recognition.documents
     kinds = Counter(row["kind"] for row in doc["rows"])

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from services.contract import Kind, validate
 from services.excel.model import CellRange
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsb, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance
 
@@ -290,7 +290,7 @@ def test_a_workbook_keeps_the_tables_in_sheet_order(fmt: str) -> None:
     )
     data = WRITERS[fmt]([_spec(stacked), onec_balance(), _spec(january)])
 
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
 
     documents = recognition.documents
     assert [(d["document_type"], _sheet(d)) for d in documents] == [
@@ -323,7 +323,7 @@ def test_a_workbook_of_one_stacked_sheet_is_osv(fmt: str) -> None:
     """One sheet of two ОСВ and nothing else: two documents, group_schema "osv", done."""
     stacked = stack([_by_account_62(), _by_account_60()], sheet_name=SHEET)
 
-    recognition = recognise_bytes(WRITERS[fmt]([_spec(stacked)]))
+    recognition = recognize_bytes(WRITERS[fmt]([_spec(stacked)]))
 
     assert [d["header"]["account"] for d in recognition.documents] == ["62.01", "60.01"]
     assert [d["checks"]["failed"] for d in recognition.documents] == [[], []]

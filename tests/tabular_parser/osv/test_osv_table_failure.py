@@ -20,7 +20,7 @@ import pytest
 from services.contract import Kind, validate
 from services.excel.model import CellRange
 from services.tabular_parser.osv import _recognize, read_osv_sheet
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import spec_of, write_xlsx
 from tests.tabular_parser.statements._forms import onec_balance
 
@@ -213,10 +213,10 @@ def test_a_workbook_keeps_the_first_table_and_the_other_sheets(
     stacked = stack([first, second], sheet_name=SHEET)
     march = _general("Оборотно-сальдовая ведомость за Март 2025 г.", name="Март")
     data = write_xlsx([spec_of(stacked.sheet), onec_balance(), spec_of(march.sheet)])
-    intact = recognise_bytes(data)
+    intact = recognize_bytes(data)
     _break(monkeypatch, "read_body", 2)  # 1: «Счета» first table, 2: its second, 3: «Март»
 
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
 
     assert recognition.documents == [intact.documents[i] for i in (0, 2, 3)]
     assert [(d["document_type"], d["locator"]) for d in recognition.documents] == [
@@ -243,7 +243,7 @@ def test_a_one_table_sheet_that_fails_is_the_sheet_warning_as_before(
     )
     _break(monkeypatch, step, 1)
 
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
 
     assert [d["document_type"] for d in recognition.documents] == ["BALANCE"]
     assert recognition.warnings == [

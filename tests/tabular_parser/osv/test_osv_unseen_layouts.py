@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from services.contract import Kind, validate
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsx
 
 Writer = Callable[[Sequence[SheetSpec]], bytes]
@@ -20,7 +20,7 @@ WRITERS = [pytest.param(write_xls, id="xls"), pytest.param(write_xlsx, id="xlsx"
 
 
 def _only_document(data: bytes) -> dict[str, Any]:
-    recognition = recognise_bytes(data)
+    recognition = recognize_bytes(data)
     assert recognition.group_schema == "osv"
     assert len(recognition.documents) == 1
     result = {

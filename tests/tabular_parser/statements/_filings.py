@@ -42,7 +42,7 @@ __all__ = [
     "compare",
     "expected_header",
     "printed_amount",
-    "recognise",
+    "recognize",
     "render",
 ]
 
@@ -315,7 +315,7 @@ def render(filing: Filing, layout: Layout) -> list[SheetSpec]:
     return _onec(filing) if layout == "onec" else _girbo(filing)
 
 
-def recognise(filing: Filing, layout: Layout, fmt: str) -> StatementsResult:
+def recognize(filing: Filing, layout: Layout, fmt: str) -> StatementsResult:
     """``filing`` in ``layout`` written as a real ``fmt`` workbook, read and recognised."""
     data = _WRITERS[fmt](render(filing, layout))
     return recognize_statements(load_workbook(data).sheets)

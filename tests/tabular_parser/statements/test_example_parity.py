@@ -158,7 +158,7 @@ def example_workbook() -> list[SheetSpec]:
     ]
 
 
-def recognise_example() -> StatementsResult:
+def recognize_example() -> StatementsResult:
     """The example workbook as real XLSX bytes, read and recognised."""
     return recognize_statements(load_workbook(write_xlsx(example_workbook())).sheets)
 
@@ -226,7 +226,7 @@ def regenerate(text: str) -> list[Path]:
 
 def _produced() -> Json:
     return result_file(
-        recognise_example(),
+        recognize_example(),
         job_id=uuid.uuid4(),
         file_id=uuid.uuid4(),
         version="0.1.0",

@@ -18,7 +18,7 @@ import pytest
 
 from services.tabular_parser.statements import StatementsResult
 
-from ._filings import FORMATS, LAYOUTS, Filing, Layout, compare, recognise, render
+from ._filings import FORMATS, LAYOUTS, Filing, Layout, compare, recognize, render
 
 Amounts = dict[str, dict[int, Decimal | None]]
 
@@ -201,7 +201,7 @@ def test_every_generated_filing_comes_back_exactly(layout: Layout, fmt: str) -> 
     in 1C) and the form variant are recovered; every relation of the consistent data holds."""
     checked = 0
     for filing in _FILINGS:
-        result = recognise(filing, layout, fmt)
+        result = recognize(filing, layout, fmt)
         comparison = compare(filing, layout, result)
         assert comparison.mismatches == [], filing.key
         assert result.failures == []
@@ -215,7 +215,7 @@ def test_comparison_reports_a_wrong_amount_and_a_wrong_variant() -> None:
     """The measure can fail: an amount changed after recognition and a variant flipped are
     both reported, with what was expected and what was read."""
     filing = _FILINGS[0]
-    result = recognise(filing, "onec", "XLSX")
+    result = recognize(filing, "onec", "XLSX")
     balance = next(d for d in result.documents if d["document_type"] == "BALANCE")
     line = next(x for x in balance["lines"] if x["line_code"] == "1600")
     right = line["values"][0]["amount"]
@@ -250,7 +250,7 @@ def test_real_girbo_filings_are_read_exactly() -> None:
     values = errors = 0
     for filing in filings:
         for layout in LAYOUTS:
-            comparison = compare(filing, layout, recognise(filing, layout, "XLSX"))
+            comparison = compare(filing, layout, recognize(filing, layout, "XLSX"))
             values += comparison.values
             errors += sum(m.what == "value" and m.expected is not None
                           for m in comparison.mismatches)  # fmt: skip

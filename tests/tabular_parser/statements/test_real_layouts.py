@@ -26,7 +26,7 @@ from ._helpers import Json, amounts, codes, only
 FORMATS = ("XLSX", "XLS")
 
 
-def _recognise(spec: SheetSpec, fmt: str) -> tuple[StatementsResult, Sheet]:
+def _recognize(spec: SheetSpec, fmt: str) -> tuple[StatementsResult, Sheet]:
     sheets = f.read_back([spec], fmt)
     return recognize_statements(sheets), sheets[0]
 
@@ -47,7 +47,7 @@ def test_notes_column_header_starts_no_disclosure_and_the_balance_keeps_its_line
 ) -> None:
     """«Пояснения к строкам» heads a column: one BALANCE with its lines, no DISCLOSURE, and the
     note numbers (5, 11, 18 …) are no amounts — every value sits in a dated column."""
-    result, sheet = _recognise(layouts.nfo_balance(), fmt)
+    result, sheet = _recognize(layouts.nfo_balance(), fmt)
     assert [d["document_type"] for d in result.documents] == ["BALANCE"]
     document = result.documents[0]
     names = [item["line_name"] for item in document["lines"]]
@@ -62,7 +62,7 @@ def test_notes_column_header_starts_no_disclosure_and_the_balance_keeps_its_line
 def test_amounts_that_are_catalogue_codes_stay_amounts(fmt: str) -> None:
     """1600, 2110 and 13102 printed as amounts are amounts: no line takes a printed code from
     a value column, and the form's own numbers 1…7 are no codes either."""
-    result, _ = _recognise(layouts.nfo_balance(), fmt)
+    result, _ = _recognize(layouts.nfo_balance(), fmt)
     document = only(result, "BALANCE")
     assert all(item["line_code_text"] is None for item in document["lines"])
     loans = next(i for i in document["lines"] if i["line_name"].startswith("Займы"))
@@ -83,7 +83,7 @@ def test_two_level_header_gives_one_column_per_value_column_with_its_period(
     spec = layouts.nfo_income()
     if not merged:
         spec = dataclasses.replace(spec, merged=[])
-    result, _ = _recognise(spec, fmt)
+    result, _ = _recognize(spec, fmt)
     document = only(result, "INCOME")
     columns = [
         (c["column_index"], c["label"], c["period_date"], c["period_kind"])
@@ -102,7 +102,7 @@ def test_two_level_header_gives_one_column_per_value_column_with_its_period(
 def test_neighbouring_cells_are_never_glued_into_one_number(fmt: str) -> None:
     """−13102 | 0 | 13102 | 0 stay four values (never −131020), each in its own column, and no
     previous-period figure lands in a current column."""
-    result, sheet = _recognise(layouts.nfo_income(), fmt)
+    result, sheet = _recognize(layouts.nfo_income(), fmt)
     document = only(result, "INCOME")
     by_name = {item["line_name"]: item for item in document["lines"]}
     for _, name, _note, *figures in layouts.NFO_INCOME_ROWS:
@@ -160,7 +160,7 @@ def test_a_code_column_gives_codes_with_or_without_its_header(
 ) -> None:
     """A «Код» column, or a header-less column left of the values whose cells are all codes,
     gives the line codes; the amounts 2110, 1600, 1230, 1150 beside them stay amounts."""
-    result, sheet = _recognise(layouts.coded_balance(code_header), fmt)
+    result, sheet = _recognize(layouts.coded_balance(code_header), fmt)
     document = only(result, "BALANCE")
     assert codes(document) == [code for code, *_ in layouts.CODED_LINES]
     assert amounts(document, "1230") == ["2110", "1600"]
@@ -199,7 +199,7 @@ def test_integers_in_an_amount_column_of_a_ledger_are_no_code_column() -> None:
 def test_header_fields_printed_without_a_codes_block(fmt: str) -> None:
     """ОКПО under its «по ОКПО» header (not the ОГРН beside it), the name over its caption,
     «(руб.)» alone, the ОКУД of a 0420002 form, the date of the title and the postal address."""
-    result, _ = _recognise(layouts.nfo_balance(), fmt)
+    result, _ = _recognize(layouts.nfo_balance(), fmt)
     header = only(result, "BALANCE")["header"]
     assert header["okpo"] == layouts.NFO_OKPO
     assert layouts.NFO_OGRN not in str(header)

@@ -18,14 +18,14 @@ from ._helpers import Json, amounts, codes, only, schema_errors
 FORMATS = ("XLSX", "XLS")
 
 
-def _recognise(spec: SheetSpec, fmt: str = "XLSX") -> StatementsResult:
+def _recognize(spec: SheetSpec, fmt: str = "XLSX") -> StatementsResult:
     return recognize_statements(f.read_back([spec], fmt))
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_target_use_sheet_is_a_disclosure_with_its_coded_lines_and_checks(fmt: str) -> None:
     """Every 6xxx line with both years' amounts, no form variant, the relations held: done."""
-    result = _recognise(target_use_report(), fmt)
+    result = _recognize(target_use_report(), fmt)
     document = only(result, "DISCLOSURE")
     assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
     assert amounts(document, "6300") == ["-303964", "-248878"]
@@ -41,14 +41,14 @@ def test_a_target_use_sheet_is_a_disclosure_with_its_coded_lines_and_checks(fmt:
 @pytest.mark.parametrize("okud", ["0710006", None])
 def test_the_report_is_known_by_its_6xxx_codes_whatever_the_okud(okud: str | None) -> None:
     """No title, the 66n edition's ОКУД or none: the codes of its «Код» column decide."""
-    document = only(_recognise(target_use_report(title=False, okud=okud)), "DISCLOSURE")
+    document = only(_recognize(target_use_report(title=False, okud=okud)), "DISCLOSURE")
     assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
     assert document["checks"]["relations_failed"] == []
 
 
 def test_expenses_written_positive_check_the_same() -> None:
     """6300 typed without brackets: read by absolute value and subtracted, as the ОФР's 2120."""
-    document = only(_recognise(target_use_report(expenses="positive")), "DISCLOSURE")
+    document = only(_recognize(target_use_report(expenses="positive")), "DISCLOSURE")
     assert amounts(document, "6300") == ["303964", "248878"]
     assert document["checks"]["relations_failed"] == []
     assert document["status"] == "done"
@@ -57,7 +57,7 @@ def test_expenses_written_positive_check_the_same() -> None:
 def test_an_end_balance_that_does_not_add_up_fails_6400_and_keeps_the_filers_figure() -> None:
     """6400 ≠ 6100 + 6200 − 6300: RELATION_FAILED, needs_check; a workbook's figure stays
     unflagged (it is the filer's arithmetic, not a misread)."""
-    result = _recognise(target_use_report(end_balance=1500))
+    result = _recognize(target_use_report(end_balance=1500))
     document = only(result, "DISCLOSURE")
     failed = document["checks"]["relations_failed"]
     assert [(x["relation"], x["expected"], x["actual"]) for x in failed] == [
@@ -107,7 +107,7 @@ def _essentials(document: Json) -> Json:
 def test_a_workbook_and_a_scan_of_the_report_give_the_same_document() -> None:
     """One rule for both: the Excel sheet and the OCR page of the same report agree on the
     form, the lines, the amounts (6300 stored negative), the checks and the status."""
-    excel = only(_recognise(target_use_report()), "DISCLOSURE")
+    excel = only(_recognize(target_use_report()), "DISCLOSURE")
     assert _essentials(excel) == _essentials(_scanned_report())
 
 
@@ -123,7 +123,7 @@ def test_another_disclosure_stays_header_only() -> None:
             ["Запасы", "1210", 200],
         ],
     )
-    document = only(_recognise(spec), "DISCLOSURE")
+    document = only(_recognize(spec), "DISCLOSURE")
     assert document["lines"] == [] and "checks" not in document
 
 
@@ -133,7 +133,7 @@ def test_a_report_without_codes_gets_its_lines_by_their_names(fmt: str) -> None:
     their printed names (codes inferred, CODES_INFERRED), 6400 = 6100 + 6200 − 6300 is checked
     and vouches for its four lines; the break-downs no holding relation covers need review."""
     spec = target_use_report(okud="0710006", codes=False)
-    document = only(_recognise(spec, fmt), "DISCLOSURE")
+    document = only(_recognize(spec, fmt), "DISCLOSURE")
     assert codes(document) == [code for code, *_ in TARGET_USE_FIGURES]
     assert all(item["line_code_text"] is None for item in document["lines"])
     assert amounts(document, "6300") == ["-303964", "-248878"]
@@ -149,7 +149,7 @@ def test_a_report_whose_lines_cannot_be_read_says_so() -> None:
     TARGET_USE_LINES_UNREAD says why (no «Код» column, how many names matched)."""
     renamed = tuple((code, f"Статья {code[-2:]}") for code, *_ in TARGET_USE_FIGURES)
     spec = target_use_report(okud="0710006", codes=False, names=renamed)
-    document = only(_recognise(spec), "DISCLOSURE")
+    document = only(_recognize(spec), "DISCLOSURE")
     assert document["lines"] == []
     (warning,) = [w for w in document["warnings"] if w["code"] == "TARGET_USE_LINES_UNREAD"]
     assert "«Код»" in warning["message"] and "найдено 0" in warning["message"]

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from services.tabular_parser.recognizer import recognise_bytes
+from services.tabular_parser.recognizer import recognize_bytes
 from tests.builders import CellInput, SheetSpec, write_xls, write_xlsx
 
 from ._forms import onec_balance
@@ -38,7 +38,7 @@ def _balance_with_units(row: list[CellInput]) -> SheetSpec:
 @pytest.mark.parametrize("write", [write_xls, write_xlsx], ids=["xls", "xlsx"])
 @pytest.mark.parametrize("layout", list(UNITS_ROWS))
 def test_units_printed_in_the_codes_column_are_read(write: Writer, layout: str) -> None:
-    [document] = recognise_bytes(write([_balance_with_units(UNITS_ROWS[layout])])).documents
+    [document] = recognize_bytes(write([_balance_with_units(UNITS_ROWS[layout])])).documents
     header = document["header"]
     millions = layout == "millions"
     assert header["units"] == ("млн. руб." if millions else "тыс. руб.")

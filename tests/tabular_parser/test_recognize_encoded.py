@@ -7,7 +7,7 @@ import gc
 import pytest
 
 from services.runtime.recognizer import EncodedRecognition, RecognitionFailed
-from services.tabular_parser.recognizer import recognise_bytes, recognise_encoded
+from services.tabular_parser.recognizer import recognize_bytes, recognize_encoded
 from tests.builders import spec_of, write_xlsx
 from tests.tabular_parser.osv._builder import osv_sheet
 from tests.tabular_parser.osv._fixtures import GENERAL_ROWS, GENERAL_TOTAL
@@ -18,10 +18,10 @@ def _workbook() -> bytes:
     return write_xlsx([spec_of(sheet)])
 
 
-def test_recognise_encoded_decodes_to_the_documents_of_recognise_bytes() -> None:
+def test_recognize_encoded_decodes_to_the_documents_of_recognize_bytes() -> None:
     data = _workbook()
-    plain = recognise_bytes(data)
-    encoded = recognise_encoded(data)
+    plain = recognize_bytes(data)
+    encoded = recognize_encoded(data)
     assert isinstance(encoded, EncodedRecognition)
     assert encoded.decoded_documents() == plain.documents
     assert (encoded.status, encoded.group_schema) == (plain.status, plain.group_schema)
@@ -30,8 +30,8 @@ def test_recognise_encoded_decodes_to_the_documents_of_recognise_bytes() -> None
 
 def test_garbage_collection_is_back_on_after_recognition_even_when_it_fails() -> None:
     assert gc.isenabled()
-    recognise_encoded(_workbook())
+    recognize_encoded(_workbook())
     assert gc.isenabled()
     with pytest.raises(RecognitionFailed):
-        recognise_encoded(b"%PDF-1.7 not a workbook")
+        recognize_encoded(b"%PDF-1.7 not a workbook")
     assert gc.isenabled()
