@@ -119,6 +119,7 @@ from services.arm_statements.names import (
 from services.arm_statements.periods import (
     PeriodKind,
     date_in_text,
+    month_number,
     parse_period_label,
     report_date_in_texts,
     resolve_relative,
@@ -220,6 +221,7 @@ __all__ = [
     "lookup_line",
     "match_line_name",
     "match_target_use_name",
+    "month_number",
     "name_candidates",
     "names_kind",
     "names_said",

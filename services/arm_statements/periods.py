@@ -21,6 +21,7 @@ from services.arm_statements.text import fold
 __all__ = [
     "PeriodKind",
     "date_in_text",
+    "month_number",
     "parse_period_label",
     "report_date_in_texts",
     "resolve_relative",
@@ -94,7 +95,10 @@ _PRINTED = _dates(_MONTH, r"\.")
 _SCANNED = _dates(_OCR_MONTH, r"[.\s/]")
 
 
-def _month(word: str) -> int:
+def month_number(word: str) -> int:
+    """The month a Russian month word names, in any case form («мая», «Декабрь», «сент.»);
+    the one month table of the code base."""
+    word = word.lower()
     for stem, number in _MONTHS:
         if word.startswith(stem):
             return number
@@ -121,13 +125,13 @@ def date_in_text(text: str, *, ocr: bool = False) -> dt.date | None:
     s = fold(text, ocr=ocr)
     p = _SCANNED if ocr else _PRINTED
     if m := p.on_date.search(s):
-        return _safe_date(int(m.group(3)), _month(m.group(2)), int(m.group(1)))
+        return _safe_date(int(m.group(3)), month_number(m.group(2)), int(m.group(1)))
     if m := p.numeric.search(s):
         return _safe_date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
     if m := _SHORT_YEAR.search(s):
         return _safe_date(2000 + int(m.group(3)), int(m.group(2)), int(m.group(1)))
     if m := p.range.search(s):
-        return _month_end(int(m.group(3)), _month(m.group(2)))
+        return _month_end(int(m.group(3)), month_number(m.group(2)))
     if m := _QUARTERS.search(s):
         year = int(m.group(4))
         if m.group(1):
@@ -138,7 +142,7 @@ def date_in_text(text: str, *, ocr: bool = False) -> dt.date | None:
             return _month_end(year, months) if 1 <= months <= 12 else None
         return _month_end(year, 6)
     if m := p.one_month.search(s):
-        return _month_end(int(m.group(2)), _month(m.group(1)))
+        return _month_end(int(m.group(2)), month_number(m.group(1)))
     if m := _YEAR.search(s):
         return dt.date(int(m.group(1)), 12, 31)
     return None

@@ -12,6 +12,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from services.arm_statements.periods import month_number
+
 __all__ = ["Period", "parse_period"]
 
 
@@ -25,10 +27,6 @@ class Period:
         return self.start.month == 1 and self.start.day == 1
 
 
-_MONTHS = {
-    "янв": 1, "фев": 2, "мар": 3, "апр": 4, "май": 5, "мая": 5, "июн": 6,
-    "июл": 7, "авг": 8, "сен": 9, "окт": 10, "ноя": 11, "дек": 12,
-}  # fmt: skip
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4}
 
 _MONTH = r"(?P<month>янв\w*|фев\w*|мар\w*|апр\w*|ма[йя]|июн\w*|июл\w*|авг\w*|сен\w*|окт\w*|ноя\w*|дек\w*)"
@@ -93,11 +91,11 @@ def _point(text: str, default_year: int | None) -> _Span | None:
         return _Span(day, day) if day else None
     if (m := _DAY_MONTH_RE.fullmatch(text)) is not None:
         year_d = _year(m["year"], default_year)
-        day = _date(year_d, _MONTHS[m["month"][:3]], int(m["d"])) if year_d else None
+        day = _date(year_d, month_number(m["month"]), int(m["d"])) if year_d else None
         return _Span(day, day) if day else None
     if (m := _MONTH_RE.fullmatch(text)) is not None:
         year_m = _year(m["year"], default_year)
-        return _months(year_m, _MONTHS[m["month"][:3]], 1) if year_m else None
+        return _months(year_m, month_number(m["month"]), 1) if year_m else None
     if (m := _QUARTER_RE.fullmatch(text)) is not None:
         n = _ordinal(m["n"])
         return _months(int(m["year"]), 3 * n - 2, 3) if 1 <= n <= 4 else None
