@@ -23,8 +23,7 @@ from services.arm_statements.document import (
 from services.arm_statements.forms import FormKind
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 from services.excel.model import CellRange, Sheet
-from services.tabular_parser.statements._header import HeaderField
-from services.tabular_parser.statements._header import HeaderRead as SheetHeader
+from services.tabular_parser.statements._header import HeaderField, SheetHeader
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
 __all__ = ["Json", "Part", "read_statement"]

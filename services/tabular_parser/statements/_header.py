@@ -26,7 +26,7 @@ from services.arm_statements import (
 from services.excel.model import CellValue, Sheet
 from services.excel.text import cell_text
 
-__all__ = ["HeaderField", "HeaderRead", "read_header"]
+__all__ = ["HeaderField", "SheetHeader", "read_header"]
 
 LABELLED = 100.0
 FROM_TITLE = 95.0
@@ -58,7 +58,7 @@ class HeaderField:
 
 
 @dataclass(slots=True)
-class HeaderRead:
+class SheetHeader:
     """What the block above a table says; ``knd`` is kept for classification only."""
 
     fields: dict[str, HeaderField] = field(default_factory=dict)
@@ -187,12 +187,12 @@ def _inn_field(text: str) -> HeaderField:
     return HeaderField(digits, text, LABELLED)
 
 
-def _set(read: HeaderRead, name: str, value: HeaderField) -> None:
+def _set(read: SheetHeader, name: str, value: HeaderField) -> None:
     if read.get(name).text is None:
         read.fields[name] = value
 
 
-def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) -> None:
+def _read_cell(read: SheetHeader, sheet: Sheet, row: int, col: int, text: str) -> None:
     s = fold(text)
     right = _right(sheet, row, col)
     first = right[0][1] if right else ""
@@ -255,7 +255,7 @@ def _read_cell(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) ->
             _set(read, "organization_name", HeaderField(raw, raw, LABELLED))
 
 
-def _units_before_okei(read: HeaderRead, text: str) -> None:
+def _units_before_okei(read: SheetHeader, text: str) -> None:
     """Units printed in the codes column before their code («в тыс. рублей по ОКЕИ 384»,
     «Единица измерения: в тыс. руб. по ОКЕИ»): the words before «по ОКЕИ» are the units."""
     before = re.split(r"(?i)\bпо\s+океи", text, maxsplit=1)[0]
@@ -265,7 +265,7 @@ def _units_before_okei(read: HeaderRead, text: str) -> None:
         _set(read, "units", HeaderField(units, raw, LABELLED))
 
 
-def _read_unlabelled(read: HeaderRead, sheet: Sheet, row: int, col: int, text: str) -> None:
+def _read_unlabelled(read: SheetHeader, sheet: Sheet, row: int, col: int, text: str) -> None:
     """Fields a form prints without a label: units alone in a cell, a name over its caption."""
     alone = len(_right(sheet, row, -1)) <= 2  # not one of a table's column headers «руб. | вал.»
     if alone and (units := _units_cell(text)) is not None:
@@ -307,9 +307,9 @@ def _title_date(sheet: Sheet, first_row: int, last_row: int) -> tuple[dt.date, s
     return None
 
 
-def read_header(sheet: Sheet, first_row: int, last_row: int) -> HeaderRead:
+def read_header(sheet: Sheet, first_row: int, last_row: int) -> SheetHeader:
     """The header fields printed in rows ``first_row`` ≤ row < ``last_row`` of ``sheet``."""
-    read = HeaderRead()
+    read = SheetHeader()
     for row in range(first_row, min(last_row, len(sheet.rows))):
         for col, value in enumerate(sheet.rows[row]):
             text = cell_text(value)

@@ -27,7 +27,7 @@ from services.excel.text import cell_text
 from services.tabular_parser.statements._classify import DocumentKind, Segment, classify_sheet
 from services.tabular_parser.statements._describe import empty_form_message, other_sheet_message
 from services.tabular_parser.statements._document import Json, Part, read_statement
-from services.tabular_parser.statements._header import HeaderRead, read_header
+from services.tabular_parser.statements._header import SheetHeader, read_header
 from services.tabular_parser.statements._lines import read_lines
 from services.tabular_parser.statements._table import locate_table
 
@@ -188,7 +188,7 @@ def _group(items: list[_Item]) -> list[tuple[DocumentKind, list[Part]]]:
     return groups
 
 
-def _fallback(items: list[_Item], others: list[HeaderRead]) -> HeaderRead | None:
+def _fallback(items: list[_Item], others: list[SheetHeader]) -> SheetHeader | None:
     for header in [it.part.header for it in items] + others:
         inn = header.get("inn")
         if inn.value is not None and not inn.review:
@@ -204,7 +204,7 @@ def recognize_statements(sheets: list[Sheet]) -> StatementsResult:
     """Every balance, ОФР and disclosure in ``sheets``, as contract statementDocuments."""
     items: list[_Item] = []
     other: list[str] = []
-    other_headers: list[HeaderRead] = []
+    other_headers: list[SheetHeader] = []
     failures: list[SheetFailure] = []
     said: dict[str, str] = {}
     for sheet in sheets:
