@@ -10,15 +10,9 @@ import datetime as dt
 
 from services.arm_statements import PeriodKind
 from services.arm_statements import date_in_text as _date_in_text
-from services.arm_statements import fold as _fold
 from services.arm_statements import parse_period_label as _parse_period_label
 
-__all__ = ["PeriodKind", "date_in_text", "fold", "parse_period_label"]
-
-
-def fold(text: str) -> str:
-    """Lower case, ё → е, one space between words; OCR's «3a» for «за» is read as «за»."""
-    return _fold(text, ocr=True)
+__all__ = ["PeriodKind", "date_in_text", "parse_period_label"]
 
 
 def date_in_text(text: str) -> dt.date | None:

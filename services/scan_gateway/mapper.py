@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.arm_statements import is_page_furniture, match_line_name, statements_version
+from services.arm_statements import fold, is_page_furniture, match_line_name, statements_version
 from services.arm_statements.document import (
     REVIEW_BELOW,
     ColumnRead,
@@ -41,7 +41,7 @@ from services.arm_statements.forms import FormEvidence, FormKind, form_kind, oku
 from services.runtime.recognizer import Recognition
 from services.scan_gateway._codes import known_code
 from services.scan_gateway._header import HeaderField, read_header
-from services.scan_gateway._period import date_in_text, fold, parse_period_label
+from services.scan_gateway._period import date_in_text, parse_period_label
 from services.scan_gateway.amounts import read_amount
 from services.scan_gateway.resultset import Item, Row, Table, TextLine, Word
 
@@ -101,7 +101,7 @@ class _Doc:
 
 
 def _header_kind(header: str) -> str | None:
-    s = fold(header)
+    s = fold(header, ocr=True)
     if "пояснен" in s:
         return "notes"
     if re.search(r"(^|\s)код(\s|$|а\b|\.)", s) and "коды" not in s:

@@ -18,6 +18,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from services.arm_statements import fold
 from services.scan_gateway._codes import known_code
 from services.scan_gateway.local._raster import HRule, Rule
 from services.scan_gateway.resultset import (
@@ -114,7 +115,7 @@ def _clusters(line: list[PlacedWord], gap: float) -> list[_Cluster]:
 
 
 def _fold(text: str) -> str:
-    return text.lower().replace("ё", "е").strip(" .:")
+    return fold(text).strip(" .:")
 
 
 def _is_header(clusters: list[_Cluster]) -> bool:
