@@ -68,21 +68,10 @@ def parse_exact(text: str | None) -> Decimal | None:
     None when it prints no number."""
     if text is None:
         return None
-    compact = text.translate(_SPACES)
-    negative = False
-    if compact.startswith("(") and compact.endswith(")"):
-        negative, compact = True, compact[1:-1]
-    if compact[:1] in _MINUSES:
-        negative, compact = True, compact[1:]
-    elif compact[:1] == "+":
-        compact = compact[1:]
-    digits = _plain_number(compact)
-    if digits is None:
+    signed = _signed_number(text)
+    if signed is None:
         return None
-    try:
-        exact = Decimal(digits)
-    except InvalidOperation:
-        return None
+    negative, digits, exact = signed
     if len(digits.replace(".", "").lstrip("0")) > _FLOAT_DIGITS:
         exact = exact.quantize(
             Decimal(1).scaleb(exact.adjusted() - _FLOAT_DIGITS + 1), ROUND_HALF_UP, _AMOUNT_CONTEXT
@@ -176,6 +165,16 @@ def _round(amount: Decimal) -> Decimal | None:
 def _parse_text(text: str) -> Decimal | None:
     if is_blank_mark(text):
         return None
+    signed = _signed_number(text)
+    if signed is None:
+        return None
+    negative, _digits, amount = signed
+    return _round(-amount if negative else amount)
+
+
+def _signed_number(text: str) -> tuple[bool, str, Decimal] | None:
+    """(negative, the digits, their value) of a printed number: brackets or a minus of any
+    kind make it negative, grouping spaces of any kind are dropped; None for no number."""
     compact = text.translate(_SPACES)
     negative = False
     if compact.startswith("(") and compact.endswith(")"):
@@ -188,10 +187,9 @@ def _parse_text(text: str) -> Decimal | None:
     if digits is None:
         return None
     try:
-        amount = Decimal(digits)
+        return negative, digits, Decimal(digits)
     except InvalidOperation:
         return None
-    return _round(-amount if negative else amount)
 
 
 def _plain_number(text: str) -> str | None:
