@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.documents_io.pages import render_page_png as render_page_png
     from services.documents_io.tiff import DEFAULT_DPI as DEFAULT_DPI
     from services.documents_io.tiff import MAX_PAGES as MAX_PAGES
+    from services.documents_io.tiff import MAX_TIFF_PAGE_PIXELS as MAX_TIFF_PAGE_PIXELS
     from services.documents_io.tiff import TIFF_EXTENSIONS as TIFF_EXTENSIONS
     from services.documents_io.tiff import is_tiff as is_tiff
     from services.documents_io.tiff import is_tiff_name as is_tiff_name
@@ -44,6 +45,7 @@ _LAZY: dict[str, str] = {
     "NotThatFormat": "services.documents_io.exceptions",
     "DEFAULT_DPI": "services.documents_io.tiff",
     "MAX_PAGES": "services.documents_io.tiff",
+    "MAX_TIFF_PAGE_PIXELS": "services.documents_io.tiff",
     "TIFF_EXTENSIONS": "services.documents_io.tiff",
     "is_tiff": "services.documents_io.tiff",
     "is_tiff_name": "services.documents_io.tiff",

@@ -26,10 +26,22 @@ from services.documents_io.exceptions import (
     NotThatFormat,
 )
 
-__all__ = ["DEFAULT_DPI", "MAX_PAGES", "TIFF_EXTENSIONS", "is_tiff", "is_tiff_name", "tiff_to_pdf"]
+__all__ = [
+    "DEFAULT_DPI",
+    "MAX_PAGES",
+    "MAX_TIFF_PAGE_PIXELS",
+    "TIFF_EXTENSIONS",
+    "is_tiff",
+    "is_tiff_name",
+    "tiff_to_pdf",
+]
 
 TIFF_EXTENSIONS = ("tif", "tiff")
 MAX_PAGES = 500
+MAX_TIFF_PAGE_PIXELS = 120_000_000
+"""Pixels one TIFF page may have: an A3 sheet at 600 dpi has 70 million, so a larger page is
+no statement but a bomb (a 50 KB group-4 TIFF can hold pages of 169 million), refused before
+its pixels are decoded."""
 DEFAULT_DPI = 300.0
 """Resolution assumed when a TIFF states none (what office scanners write)."""
 
@@ -68,8 +80,8 @@ class _Page:
 def tiff_to_pdf(data: bytes, max_bytes: int | None = None) -> bytes:
     """A PDF with one page per TIFF page: `NotThatFormat` when `data` is no TIFF,
     `DocumentUnreadable` when it cannot be read, `DocumentTooLarge` when its pages outgrow
-    `max_bytes` (checked page by page: a small TIFF of huge blank pages is stopped early, not
-    converted whole)."""
+    `max_bytes` or a page has over MAX_TIFF_PAGE_PIXELS (checked page by page: a small TIFF of huge
+    blank pages is stopped early, not converted whole)."""
     if not is_tiff(data):
         raise NotThatFormat("the file is named as TIFF, but its content is not a TIFF")
     try:
@@ -89,6 +101,12 @@ def _pages(tiff: Image.Image, max_bytes: int | None) -> Iterator[_Page]:
     for number, frame in enumerate(ImageSequence.Iterator(tiff), start=1):
         if number > MAX_PAGES:
             raise DocumentTooLarge(f"the TIFF has over {MAX_PAGES} pages")
+        width, height = frame.size
+        if width * height > MAX_TIFF_PAGE_PIXELS:
+            raise DocumentTooLarge(
+                f"page {number} of the TIFF has {width} × {height} pixels, over the "
+                f"{MAX_TIFF_PAGE_PIXELS // 1_000_000} million a scanned page may have"
+            )
         frame.load()
         page = _page(frame, number)
         size += len(page.image) + len(page.smask or b"")

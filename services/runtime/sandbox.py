@@ -108,6 +108,10 @@ def _init_child(
         global _task_cpu_seconds
         _task_cpu_seconds = cpu_seconds
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU would dump a core
+        # The limit is only as good as SIGXCPU: a service started with it ignored or blocked
+        # (both survive fork and exec) would let a task run on past its CPU time.
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGXCPU})
     if niceness > 0:
         os.nice(niceness)
 

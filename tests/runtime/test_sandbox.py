@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import time
 from collections.abc import AsyncIterator
 
@@ -165,3 +166,27 @@ async def test_a_task_over_its_cpu_time_is_ended() -> None:
         assert isinstance(caught.value, SandboxTimeout)
         assert caught.value.cpu_seconds == 1
         assert await box.run(_double, 4) == 8
+
+
+async def test_the_cpu_limit_holds_when_the_service_ignores_and_blocks_sigxcpu() -> None:
+    """A service started with SIGXCPU ignored and blocked (both survive fork and exec, as
+    from a runner that masks signals): each worker takes the signal back, so a task over its
+    CPU time is still ended rather than running on to the wall-clock limit."""
+    settings = SandboxSettings(
+        workers=1,
+        timeout_seconds=120,
+        cpu_seconds=1,
+        memory_limit_bytes=None,
+        start_method="spawn",  # a child of this process, not of a forkserver started earlier
+    )
+    previous = signal.signal(signal.SIGXCPU, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGXCPU})
+    try:
+        async with Sandbox(settings) as box:
+            started = time.monotonic()
+            with pytest.raises(SandboxCpuTimeout):
+                await box.run(_spin, 60)
+            assert time.monotonic() - started < 60
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGXCPU})
+        signal.signal(signal.SIGXCPU, previous)

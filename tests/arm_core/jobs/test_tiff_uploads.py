@@ -151,6 +151,22 @@ async def test_a_tiff_that_outgrows_the_limit_is_stopped_at_the_page_that_does()
         await reads.close()
 
 
+async def test_a_page_over_the_pixel_cap_is_refused_before_it_is_decoded() -> None:
+    """A 60 KB group-4 TIFF whose second page has 121 million pixels (an A3 sheet at 600 dpi
+    has 70): 413 naming that page, whatever CPU time or memory its decoding would take."""
+    small = Image.new("1", (2480, 3508), 1)
+    huge = Image.new("1", (11000, 11000), 1)
+    tiff = _tiff([small, huge], compression="group4")
+    assert len(tiff) < 100_000
+    reads = FileReads()
+    try:
+        with pytest.raises(FileTooLarge) as info:
+            await reads.tiff_to_pdf(tiff, 1 << 30)
+    finally:
+        await reads.close()
+    assert "page 2 of the TIFF has 11000 × 11000 pixels" in info.value.detail
+
+
 async def _keys(settings: CoreSettings) -> list[str]:
     async with S3Storage(settings.s3) as s3:
         resp = await s3.client.list_objects_v2(Bucket=settings.s3.s3_bucket)

@@ -23,6 +23,7 @@ from services.arm_core.app import CoreApp, create_app
 from services.arm_core.db import StoredFile
 from services.arm_core.settings import CoreSettings
 from services.documents_io.pages import MAX_PAGE_PIXELS
+from services.documents_io.tiff import MAX_TIFF_PAGE_PIXELS
 from services.runtime.settings import S3Settings
 from tests.documents_io._files import xlsx_with_filler
 
@@ -43,9 +44,9 @@ def _peak_rss() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-def _huge_tiff(pages: int) -> bytes:
-    """`pages` blank 13000 × 13000 group-4 pages: 50 KB of TIFF, 169 million pixels a page."""
-    page = Image.new("1", (13000, 13000), 1)
+def _huge_tiff(pages: int, side: int) -> bytes:
+    """`pages` blank side × side group-4 pages: tens of KB of TIFF, side² pixels a page."""
+    page = Image.new("1", (side, side), 1)
     out = io.BytesIO()
     page.save(
         out, format="TIFF", compression="group4", save_all=True, append_images=[page] * (pages - 1)
@@ -123,14 +124,18 @@ async def strict_app(
 async def test_huge_tiff_scans_are_refused_by_their_limits_while_the_api_answers(
     strict_app: CoreApp,
 ) -> None:
-    """A TIFF of eight 13000 × 13000 pages takes its worker over its CPU time: 422
-    file-over-limits, nothing stored. A second upload while the only worker is taken: 503
-    files-busy at once. The file list answers quickly all along."""
-    tiff = _huge_tiff(8)
+    """TIFF bombs at upload, nothing stored from either. Pages of 169 million pixels: 413
+    file-too-large at once, before any is decoded. Sixteen pages of 100 million (under the
+    pixel cap, several CPU seconds to convert) take their worker over its one CPU second: 422
+    file-over-limits. A second upload while the only worker is taken: 503 files-busy at once.
+    The file list answers quickly all along."""
+    assert 10000 * 10000 <= MAX_TIFF_PAGE_PIXELS < 13000 * 13000
     workers = strict_app.core.uploads.file_reads.workers
     transport = httpx.ASGITransport(app=strict_app)
     # A loopback host name: the unauthenticated core answers no other (DNS rebinding).
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as client:
+        oversized = await _upload(client, "огромный.tiff", _huge_tiff(8, 13000))
+        tiff = _huge_tiff(16, 10000)
         first = asyncio.ensure_future(_upload(client, "скан.tiff", tiff))
         while workers.admitted == 0 and not first.done():  # noqa: ASYNC110 (no event to wait on)
             await asyncio.sleep(0.01)
@@ -138,6 +143,9 @@ async def test_huge_tiff_scans_are_refused_by_their_limits_while_the_api_answers
         times = await _while(first, client)
         over = await first
         listed = await client.get("/api/v1/files")
+    assert oversized.status_code == 413, oversized.text
+    assert oversized.json()["type"] == "urn:arm-ka:problem:file-too-large"
+    assert "13000 × 13000 pixels" in oversized.json()["detail"]
     assert second.status_code == 503, second.text
     assert second.json()["type"] == "urn:arm-ka:problem:files-busy"
     assert over.status_code == 422, over.text
