@@ -57,6 +57,7 @@ __all__ = [
     "FROM_COLUMNS",
     "REVIEW_BELOW",
     "ColumnRead",
+    "HeaderField",
     "HeaderRead",
     "HeaderReview",
     "LineRead",
@@ -153,6 +154,23 @@ class ColumnRead:
     label_confidence: float | None
     period_kind: PeriodKind
     period_date: dt.date | None
+
+
+@dataclass(frozen=True, slots=True)
+class HeaderField:
+    """One header field as a recogniser's header reader finds it: the value, the printed
+    text, the confidence and whether it is in doubt. Both recognisers' readers make these;
+    `read` turns one into what `build_document` takes, with the reason the recogniser has
+    for a doubt (a workbook's field is doubted as invalid, a scan's as uncertain)."""
+
+    value: str | None = None
+    text: str | None = None
+    confidence: float | None = None
+    review: bool = False
+
+    def read(self, doubt: HeaderReview) -> HeaderRead:
+        """This field for `build_document`: `doubt` is the review reason when it is doubted."""
+        return HeaderRead(self.value, self.text, self.confidence, doubt if self.review else None)
 
 
 @dataclass(frozen=True, slots=True)

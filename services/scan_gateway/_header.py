@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 
 from services.arm_statements import (
     CODE_LENGTHS,
     INN_LENGTHS,
+    HeaderField,
     code_digits,
     inn_checksum_ok,
     normalize_units,
@@ -34,7 +34,7 @@ from services.arm_statements import (
 from services.arm_statements.document import REVIEW_BELOW
 from services.scan_gateway.resultset import TextLine, Word
 
-__all__ = ["REVIEW_BELOW", "HeaderField", "read_header"]
+__all__ = ["REVIEW_BELOW", "read_header"]
 
 
 _DIGIT_LOOKALIKES = str.maketrans(
@@ -83,14 +83,6 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     # the caption «(адрес)» alone is no address (the cells under it print one)
     ("address", re.compile(r"^местонахождение\s*(?:\(адрес\))?\s*:?\s*(?!\(адрес\))(\S.*)$")),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class HeaderField:
-    value: str | None
-    text: str | None
-    confidence: float | None
-    review: bool
 
 
 def _span(line: TextLine, start: int, end: int) -> tuple[str, float]:

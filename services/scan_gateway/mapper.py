@@ -28,6 +28,7 @@ from services.arm_statements import fold, is_page_furniture, match_line_name, st
 from services.arm_statements.document import (
     REVIEW_BELOW,
     ColumnRead,
+    HeaderField,
     HeaderRead,
     HeaderReview,
     LineRead,
@@ -40,7 +41,7 @@ from services.arm_statements.document import (
 from services.arm_statements.forms import FormEvidence, FormKind, form_kind, okud_kind, title_kind
 from services.runtime.recognizer import Recognition
 from services.scan_gateway._codes import known_code
-from services.scan_gateway._header import HeaderField, read_header
+from services.scan_gateway._header import read_header
 from services.scan_gateway._period import date_in_text, parse_period_label
 from services.scan_gateway.amounts import read_amount
 from services.scan_gateway.resultset import Item, Row, Table, TextLine, Word
@@ -325,15 +326,7 @@ def _header(
     okud = fields.get("okud")
     if okud is not None and okud.value is not None and okud_kind(okud.value) != kind:
         fields["okud"] = HeaderField(okud.value, okud.text, okud.confidence, True)
-    return {
-        name: HeaderRead(
-            found.value,
-            found.text,
-            found.confidence,
-            HeaderReview.UNCERTAIN if found.review else None,
-        )
-        for name, found in fields.items()
-    }
+    return {name: found.read(HeaderReview.UNCERTAIN) for name, found in fields.items()}
 
 
 def _document(doc: _Doc) -> Json | None:

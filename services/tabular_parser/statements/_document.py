@@ -15,6 +15,7 @@ from typing import Any
 from services.arm_statements import HEADER_FIELDS, PeriodKind, parse_period_label
 from services.arm_statements.document import (
     ColumnRead,
+    HeaderField,
     HeaderRead,
     HeaderReview,
     LineRead,
@@ -23,7 +24,7 @@ from services.arm_statements.document import (
 from services.arm_statements.forms import FormKind
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 from services.excel.model import CellRange, Sheet
-from services.tabular_parser.statements._header import HeaderField, SheetHeader
+from services.tabular_parser.statements._header import SheetHeader
 from services.tabular_parser.statements._table import TableLayout, ValueColumn
 
 __all__ = ["Json", "Part", "read_statement"]
@@ -75,13 +76,7 @@ def _merge_header(parts: list[Part], fallback: SheetHeader | None) -> dict[str, 
                 found = HeaderField(
                     source.value, source.text, min(INHERITED, source.confidence or 0)
                 )
-        field_ = found or HeaderField()
-        merged[name] = HeaderRead(
-            field_.value,
-            field_.text,
-            field_.confidence,
-            HeaderReview.INVALID if field_.review else None,
-        )
+        merged[name] = (found or HeaderField()).read(HeaderReview.INVALID)
     return merged
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from services.arm_statements import (
     HEADER_FIELDS,
     INN_LENGTHS,
+    HeaderField,
     code_digits,
     date_in_text,
     fold,
@@ -26,7 +27,7 @@ from services.arm_statements import (
 from services.excel.model import CellValue, Sheet
 from services.excel.text import cell_text
 
-__all__ = ["HeaderField", "SheetHeader", "read_header"]
+__all__ = ["SheetHeader", "read_header"]
 
 LABELLED = 100.0
 FROM_TITLE = 95.0
@@ -45,16 +46,6 @@ _NAME_CAPTION = re.compile(r"^\(\s*(полное|сокращенное|фирм
 _PERIOD_SPAN = re.compile(r"\bс\s+\S.*?\bпо\s+(\S.*)$")
 _INN_DIGITS = re.compile(r"(?<!\d)(\d{12}|\d{10})(?!\d)")
 _BELOW = 2  # a code printed under its label (a grid of «по ОКПО | ОГРН | …» headers)
-
-
-@dataclass(slots=True)
-class HeaderField:
-    """One header field: normalised value, raw text, confidence, and whether to review it."""
-
-    value: str | None = None
-    text: str | None = None
-    confidence: float | None = None
-    review: bool = False
 
 
 @dataclass(slots=True)
