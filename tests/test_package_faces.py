@@ -230,3 +230,13 @@ def test_runtime_exceptions_have_one_root() -> None:
             ):
                 strays.add(f"{cls.__module__}.{cls.__qualname__}")
     assert strays == set()
+
+
+def test_a_packages_exceptions_live_in_one_module_named_alike() -> None:
+    """A reader looking for a package's errors opens `exceptions.py`, in every package: no
+    `errors.py` beside it (the settings' validation messages, `settings_errors.py`, are text
+    for operators, not exception classes)."""
+    named_otherwise = sorted(
+        str(path.relative_to(ROOT)) for path in (ROOT / "services").rglob("errors.py")
+    )
+    assert named_otherwise == []

@@ -7,7 +7,7 @@ signature by content → guards → streaming scan → calamine values. It raise
 
 from __future__ import annotations
 
-from .errors import ExcelError, LimitExceeded, NotAWorkbook, UnreadableWorkbook
+from .exceptions import ExcelError, LimitExceeded, NotAWorkbook, UnreadableWorkbook
 from .guards import (
     check_dimension,
     check_extent,

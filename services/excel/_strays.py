@@ -24,7 +24,7 @@ from collections.abc import Iterable
 
 from . import _xlsb_scan as xlsb
 from ._xlsx_scan import col_index, row_blocks, sheet_parts
-from .errors import ExcelError
+from .exceptions import ExcelError
 from .guards import check_extent
 from .limits import Limits
 from .model import a1

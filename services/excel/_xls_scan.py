@@ -12,7 +12,7 @@ from __future__ import annotations
 import struct
 
 from ._meta import SheetMeta
-from .errors import UnreadableWorkbook
+from .exceptions import UnreadableWorkbook
 from .guards import check_extent
 from .limits import Limits
 from .numfmt import is_date_trap

@@ -19,7 +19,7 @@ from xml.etree import ElementTree
 
 from ._meta import SheetMeta
 from ._xls_scan import rk_number
-from .errors import UnreadableWorkbook
+from .exceptions import UnreadableWorkbook
 from .guards import check_extent
 from .limits import Limits
 from .model import CellRange

@@ -20,7 +20,7 @@ from functools import partial
 from xml.etree import ElementTree
 
 from ._meta import SheetMeta
-from .errors import LimitExceeded, UnreadableWorkbook
+from .exceptions import LimitExceeded, UnreadableWorkbook
 from .guards import check_dimension, check_extent, check_xml_head, parse_cell_ref
 from .limits import Limits
 from .numfmt import is_date_trap

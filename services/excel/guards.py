@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import zipfile
 
-from .errors import LimitExceeded, UnreadableWorkbook
+from .exceptions import LimitExceeded, UnreadableWorkbook
 from .limits import Limits
 
 __all__ = [

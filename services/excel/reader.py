@@ -35,7 +35,7 @@ from ._strays import strip_xlsb_strays, strip_xlsx_strays
 from ._xls_scan import scan_xls
 from ._xlsb_scan import scan_xlsb
 from ._xlsx_scan import Describe, scan_xlsx
-from .errors import ExcelError, LimitExceeded, UnreadableWorkbook
+from .exceptions import ExcelError, LimitExceeded, UnreadableWorkbook
 from .guards import check_extent, check_file_size, check_xml_prologs, check_zip_members
 from .limits import DEFAULT_LIMITS, Limits
 from .model import CellRange, CellValue, Sheet, Workbook

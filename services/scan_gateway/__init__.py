@@ -22,15 +22,15 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.scan_gateway.app import service_version as service_version
     from services.scan_gateway.client import ScanClient as ScanClient
     from services.scan_gateway.client import ScanClientSettings as ScanClientSettings
-    from services.scan_gateway.errors import FileUnreadable as FileUnreadable
-    from services.scan_gateway.errors import ItemInvalid as ItemInvalid
-    from services.scan_gateway.errors import OcrUnavailable as OcrUnavailable
-    from services.scan_gateway.errors import ScanDeadlineExceeded as ScanDeadlineExceeded
-    from services.scan_gateway.errors import ScanGatewayError as ScanGatewayError
-    from services.scan_gateway.errors import ScanJobFailed as ScanJobFailed
-    from services.scan_gateway.errors import ScanRejected as ScanRejected
-    from services.scan_gateway.errors import ScanSystemError as ScanSystemError
-    from services.scan_gateway.errors import ScanUnavailable as ScanUnavailable
+    from services.scan_gateway.exceptions import FileUnreadable as FileUnreadable
+    from services.scan_gateway.exceptions import ItemInvalid as ItemInvalid
+    from services.scan_gateway.exceptions import OcrUnavailable as OcrUnavailable
+    from services.scan_gateway.exceptions import ScanDeadlineExceeded as ScanDeadlineExceeded
+    from services.scan_gateway.exceptions import ScanGatewayError as ScanGatewayError
+    from services.scan_gateway.exceptions import ScanJobFailed as ScanJobFailed
+    from services.scan_gateway.exceptions import ScanRejected as ScanRejected
+    from services.scan_gateway.exceptions import ScanSystemError as ScanSystemError
+    from services.scan_gateway.exceptions import ScanUnavailable as ScanUnavailable
     from services.scan_gateway.mapper import FileWarning as FileWarning
     from services.scan_gateway.mapper import map_items as map_items
     from services.scan_gateway.mapper import warning_json_failed as warning_json_failed
@@ -70,15 +70,15 @@ _LAZY: dict[str, str] = {
     "service_version": "services.scan_gateway.app",
     "ScanClient": "services.scan_gateway.client",
     "ScanClientSettings": "services.scan_gateway.client",
-    "FileUnreadable": "services.scan_gateway.errors",
-    "ItemInvalid": "services.scan_gateway.errors",
-    "OcrUnavailable": "services.scan_gateway.errors",
-    "ScanDeadlineExceeded": "services.scan_gateway.errors",
-    "ScanGatewayError": "services.scan_gateway.errors",
-    "ScanJobFailed": "services.scan_gateway.errors",
-    "ScanRejected": "services.scan_gateway.errors",
-    "ScanSystemError": "services.scan_gateway.errors",
-    "ScanUnavailable": "services.scan_gateway.errors",
+    "FileUnreadable": "services.scan_gateway.exceptions",
+    "ItemInvalid": "services.scan_gateway.exceptions",
+    "OcrUnavailable": "services.scan_gateway.exceptions",
+    "ScanDeadlineExceeded": "services.scan_gateway.exceptions",
+    "ScanGatewayError": "services.scan_gateway.exceptions",
+    "ScanJobFailed": "services.scan_gateway.exceptions",
+    "ScanRejected": "services.scan_gateway.exceptions",
+    "ScanSystemError": "services.scan_gateway.exceptions",
+    "ScanUnavailable": "services.scan_gateway.exceptions",
     "FileWarning": "services.scan_gateway.mapper",
     "map_items": "services.scan_gateway.mapper",
     "warning_json_failed": "services.scan_gateway.mapper",

@@ -28,7 +28,7 @@ import httpx
 from pydantic import SecretStr
 
 from services.runtime.recognizer import Job
-from services.scan_gateway.errors import (
+from services.scan_gateway.exceptions import (
     ScanDeadlineExceeded,
     ScanJobFailed,
     ScanRejected,

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Protocol
 from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
 from services.runtime.sandboxed import SandboxRunner, run_recognition
 from services.scan_gateway.client import ScanClient, ScanClientSettings
-from services.scan_gateway.errors import (
+from services.scan_gateway.evidence import build_evidence
+from services.scan_gateway.exceptions import (
     FileUnreadable,
     ItemInvalid,
     OcrUnavailable,
     ScanDeadlineExceeded,
     ScanSystemError,
 )
-from services.scan_gateway.evidence import build_evidence
 from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
 from services.scan_gateway.raw import RawArchive, RawStore
 from services.scan_gateway.resultset import Item, RawResultSet, parse_item

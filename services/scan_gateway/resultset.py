@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.scan_gateway.errors import ItemInvalid
+from services.scan_gateway.exceptions import ItemInvalid
 
 __all__ = [
     "ITEM_FORMAT",

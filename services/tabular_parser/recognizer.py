@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from services.excel import Workbook, detect_format, load_workbook
-from services.excel.errors import NotAWorkbook, UnreadableWorkbook
+from services.excel.exceptions import NotAWorkbook, UnreadableWorkbook
 from services.excel.model import Sheet
 from services.runtime.recognizer import (
     EncodedRecognition,

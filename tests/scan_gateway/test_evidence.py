@@ -23,8 +23,8 @@ from services.arm_core.jobs.evidence import (
 )
 from services.runtime.recognizer import Job
 from services.runtime.storage import S3Storage
-from services.scan_gateway.errors import ItemInvalid
 from services.scan_gateway.evidence import evidence_key
+from services.scan_gateway.exceptions import ItemInvalid
 from services.scan_gateway.raw import RawArchive
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from services.scan_gateway.resultset import parse_item

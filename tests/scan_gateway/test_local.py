@@ -21,7 +21,7 @@ from services.runtime.service import service_backlog
 from services.runtime.settings import S3Settings
 from services.runtime.storage import S3Storage
 from services.scan_gateway.app import create_app
-from services.scan_gateway.errors import OcrUnavailable
+from services.scan_gateway.exceptions import OcrUnavailable
 from services.scan_gateway.local import recognize_to_items
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from tests.support.recognition_service import MSG_ID, contract_errors

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.auth.keys import JwksCache
 from services.arm_core.exceptions import Unavailable
 from tests.arm_core.auth._provider import FakeProvider, SigningKey

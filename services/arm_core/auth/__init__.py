@@ -46,7 +46,7 @@ from services.arm_core.auth.dependency import (
     require,
     roles_required,
 )
-from services.arm_core.auth.errors import (
+from services.arm_core.auth.exceptions import (
     REALM,
     Forbidden,
     NotAuthenticated,

@@ -34,7 +34,7 @@ from starlette.requests import cookie_parser
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.arm_core.auth.asgi import HeaderList, HeaderMiddleware, adding_headers
-from services.arm_core.auth.errors import Forbidden
+from services.arm_core.auth.exceptions import Forbidden
 from services.arm_core.auth.guard import ErrorResponder
 from services.arm_core.auth.session import REFRESH_COOKIE, TOKEN_COOKIE
 from services.arm_core.settings import is_loopback_host

@@ -21,7 +21,7 @@ from fastapi.requests import HTTPConnection
 from fastapi.security import APIKeyCookie, HTTPAuthorizationCredentials, HTTPBearer
 
 from services.arm_core.auth.bind import is_loopback
-from services.arm_core.auth.errors import Forbidden, NotAuthenticated
+from services.arm_core.auth.exceptions import Forbidden, NotAuthenticated
 from services.arm_core.auth.principal import LOCAL, ROLES, Principal
 from services.arm_core.auth.provider import OidcProvider
 from services.arm_core.auth.seal import CookieSeal, derive_key

@@ -27,7 +27,7 @@ from typing import Any
 import jwt
 from jwt import PyJWK
 
-from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.exceptions import Unavailable
 
 __all__ = ["JwksCache", "parse_jwks"]

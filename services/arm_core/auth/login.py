@@ -33,7 +33,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse
 
 from services.arm_core.auth.dependency import authenticator
-from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.auth.provider import OidcProvider
 from services.arm_core.auth.session import TokenSet, clear_session, set_session, token_set
 from services.arm_core.exceptions import Unavailable

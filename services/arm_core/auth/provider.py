@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import jwt
 
-from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.auth.keys import JwksCache
 from services.arm_core.auth.principal import Principal, roles_from_claims
 from services.arm_core.exceptions import Unavailable

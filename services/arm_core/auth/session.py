@@ -38,7 +38,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from services.arm_core.auth.asgi import HeaderList, HeaderMiddleware
-from services.arm_core.auth.errors import NotAuthenticated
+from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.auth.principal import Principal
 from services.arm_core.auth.provider import OidcProvider, VerifiedToken
 from services.arm_core.auth.seal import CookieSeal

@@ -16,7 +16,7 @@ import shutil
 from dataclasses import replace
 from typing import Any
 
-from services.scan_gateway.errors import FileUnreadable, OcrUnavailable
+from services.scan_gateway.exceptions import FileUnreadable, OcrUnavailable
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
