@@ -44,6 +44,15 @@ from services.arm_core.documents.words import (
     SEVERITIES,
     STATUS_NAMES,
 )
+from services.contract.models.result_v2 import (
+    OsvChecks,
+    OsvHeader,
+    RelationFailure,
+    StatementColumn,
+    StatementDocument,
+    StatementLine,
+    StatementValue,
+)
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 
 __all__ = [
@@ -181,49 +190,35 @@ def _save(book: Workbook) -> bytes:
     return buffer.getvalue()
 
 
-def _date(value: object) -> dt.date | str | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        return dt.date.fromisoformat(value)
-    except ValueError:
-        return value
-
-
 def _when(moment: dt.datetime) -> str:
     return moment.astimezone(dt.UTC).strftime("%d.%m.%Y %H:%M UTC")
 
 
-def _heading(column: dict[str, Any]) -> str:
-    label = column.get("label") or f"Колонка {column.get('column_index')}"
-    date = column.get("period_date")
-    if date:
-        shown = date
-        parsed = _date(date)
-        if isinstance(parsed, dt.date):
-            shown = parsed.strftime("%d.%m.%Y")
-        if date not in label and shown not in label:
+def _heading(column: StatementColumn) -> str:
+    label = column.label or f"Колонка {column.column_index}"
+    if column.period_date is not None:
+        iso, shown = column.period_date.isoformat(), column.period_date.strftime("%d.%m.%Y")
+        if iso not in label and shown not in label:
             return f"{label} ({shown})"
-    return str(label)
+    return label
 
 
-def _columns(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted(document.get("columns") or [], key=lambda c: c.get("column_index", 0))
+def _columns(document: StatementDocument) -> list[StatementColumn]:
+    return sorted(document.columns, key=lambda c: c.column_index)
 
 
-def _form(document: dict[str, Any]) -> str:
-    kind = str(document.get("document_type"))
+def _form(document: StatementDocument) -> str:
+    kind = document.document_type
     title = DOCUMENT_TITLES.get(kind, kind)
-    variant = FORM_VARIANTS.get(str(document.get("form_variant")))
+    variant = FORM_VARIANTS.get(str(document.form_variant))
     return f"{title}, {variant} форма" if variant else title
 
 
-def _header_block(corrected: CorrectedDocument) -> list[list[Any]]:
+def _header_block(corrected: CorrectedDocument, document: StatementDocument) -> list[list[Any]]:
     """The rows above the table: who, when, in what units, which form, where the review stands."""
-    document = corrected.document
-    header: dict[str, Any] = document.get("header") or {}
+    header = document.header
     review = review_of(corrected)
-    doubtful = set(header.get("needs_review_fields") or [])
+    doubtful = {str(name) for name in header.needs_review_fields}
     fixed = {c.field: c for c in review.changes if c.kind == "header" and c.field}
 
     def field(name: str, title: str, value: Any) -> list[Any]:
@@ -246,11 +241,11 @@ def _header_block(corrected: CorrectedDocument) -> list[list[Any]]:
     legend = "зелёным — исправлено аналитиком; жёлтым — требует проверки"
     return [
         [_Cell(_form(document), bold=True)],
-        field("organization_name", "Организация", header.get("organization_name")),
-        field("inn", "ИНН", header.get("inn")),
-        field("report_date", "Отчётная дата", _date(header.get("report_date"))),
-        field("units", "Единицы", header.get("units")),
-        field("okud", "ОКУД", header.get("okud")),
+        field("organization_name", "Организация", header.organization_name),
+        field("inn", "ИНН", header.inn),
+        field("report_date", "Отчётная дата", header.report_date),
+        field("units", "Единицы", header.units),
+        field("okud", "ОКУД", header.okud),
         [_Cell("Форма", bold=True), _form(document)],
         [_Cell("Статус", bold=True), status],
         [_Cell("Проверка", bold=True), checked],
@@ -272,50 +267,46 @@ def _changed_note(change: Change) -> str:
     return f"Исправлено: {before}; исправил(а) {who}"
 
 
-def _value_cell(value: dict[str, Any] | None, change: Change | None) -> Any:
-    amount = _money(value.get("amount")) if value else None
+def _value_cell(value: StatementValue | None, change: Change | None) -> Any:
+    amount = _money(value.amount) if value else None
     if change is not None:
         return _Cell(amount, fill=CORRECTED_FILL, comment=_changed_note(change))
-    if value is not None and value.get("needs_review"):
-        printed = value.get("text")
+    if value is not None and value.needs_review:
+        printed = value.text
         seen = f": распознано «{printed}»" if printed else ": значение не прочитано"
         return _Cell(amount, fill=DOUBT_FILL, comment=f"Требует проверки{seen}")
     return amount
 
 
-def _code_cell(line: dict[str, Any], change: Change | None) -> Any:
-    code = line.get("line_code")
+def _code_cell(line: StatementLine, raw: dict[str, Any], change: Change | None) -> Any:
+    code = line.line_code
     if change is not None:
         return _Cell(code, fill=CORRECTED_FILL, comment=_changed_note(change))
-    if line.get("needs_review") and own_doubt(line):
-        printed = line.get("line_code_text")
+    if line.needs_review and own_doubt(raw):
+        printed = line.line_code_text
         seen = f": распознано «{printed}»" if printed else ""
         return _Cell(code, fill=DOUBT_FILL, comment=f"Требует проверки код строки{seen}")
     return code
 
 
-def _table(corrected: CorrectedDocument) -> list[list[Any]]:
+def _table(corrected: CorrectedDocument, document: StatementDocument) -> list[list[Any]]:
     """The heading and one row per line: code, name, status, one amount a column."""
-    document = corrected.document
     columns = _columns(document)
+    raw_lines = corrected.document.get("lines") or []
     changes = review_of(corrected).changes
     values = {(c.line, c.column_index): c for c in changes if c.kind in ("value", "confirm")}
     codes = {c.line: c for c in changes if c.kind == "line_code"}
     heading = [TABLE_HEADING, "Наименование", "Статус строки", *(_heading(c) for c in columns)]
     rows: list[list[Any]] = [[_Cell(h, bold=True, wrap=True) for h in heading]]
-    for index, line in enumerate(document.get("lines") or []):
-        by_column = {v.get("column_index"): v for v in line.get("values") or []}
-        status = LINE_STATUSES.get(str(line.get("line_status")), line.get("line_status"))
+    for index, (line, raw) in enumerate(zip(document.lines, raw_lines, strict=True)):
+        by_column = {v.column_index: v for v in line.values}
         rows.append(
             [
-                _code_cell(line, codes.get(index)),
-                line.get("line_name"),
-                status or None,
+                _code_cell(line, raw, codes.get(index)),
+                line.line_name,
+                LINE_STATUSES.get(line.line_status, line.line_status),
                 *(
-                    _value_cell(
-                        by_column.get(c.get("column_index")),
-                        values.get((index, c.get("column_index"))),
-                    )
+                    _value_cell(by_column.get(c.column_index), values.get((index, c.column_index)))
                     for c in columns
                 ),
             ]
@@ -323,41 +314,40 @@ def _table(corrected: CorrectedDocument) -> list[list[Any]]:
     return rows
 
 
-def statement_rows(document: dict[str, Any]) -> list[list[Any]]:
+def statement_rows(document: StatementDocument) -> list[list[Any]]:
     """The statement as plain rows (the CSV): a heading row, then code, name, line status in
     Russian and one amount a column."""
     columns = _columns(document)
     rows: list[list[Any]] = [
         [TABLE_HEADING, "Наименование", "Статус строки", *(_heading(c) for c in columns)]
     ]
-    for line in document.get("lines") or []:
-        amounts = {v.get("column_index"): v.get("amount") for v in line.get("values") or []}
-        status = LINE_STATUSES.get(str(line.get("line_status")), line.get("line_status"))
+    for line in document.lines:
+        amounts = {v.column_index: v.amount for v in line.values}
         rows.append(
             [
-                line.get("line_code"),
-                line.get("line_name"),
-                status or None,
-                *(_money(amounts.get(c.get("column_index"))) for c in columns),
+                line.line_code,
+                line.line_name,
+                LINE_STATUSES.get(line.line_status, line.line_status),
+                *(_money(amounts.get(c.column_index)) for c in columns),
             ]
         )
     return rows
 
 
-def _check_rows(document: dict[str, Any]) -> list[list[Any]]:
-    names = {c.get("column_index"): _heading(c) for c in _columns(document)}
-    checks = document.get("checks") or {}
+def _check_rows(document: StatementDocument) -> list[list[Any]]:
+    names = {c.column_index: _heading(c) for c in _columns(document)}
     heading = ["Вид", "Соотношение", "Колонка", "Коды", "Ожидалось", "Фактически", "Разница"]
     rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
     for key, kind in CHECK_KINDS.items():
-        for failure in checks.get(key) or []:
-            expected, actual = _money(failure.get("expected")), _money(failure.get("actual"))
+        failures: list[RelationFailure] = getattr(document.checks, key) if document.checks else []
+        for failure in failures:
+            expected, actual = _money(failure.expected), _money(failure.actual)
             rows.append(
                 [
                     kind,
-                    failure.get("relation"),
-                    names.get(failure.get("column_index"), failure.get("column_index")),
-                    ", ".join(failure.get("codes") or []),
+                    failure.relation,
+                    names.get(failure.column_index, failure.column_index),
+                    ", ".join(failure.codes),
                     expected,
                     actual,
                     actual - expected if expected is not None and actual is not None else None,
@@ -366,36 +356,34 @@ def _check_rows(document: dict[str, Any]) -> list[list[Any]]:
     return rows
 
 
-def _warning_rows(document: dict[str, Any]) -> list[list[Any]]:
-    lines = document.get("lines") or []
-    named = {ln.get("ref"): _line_name(ln) for ln in lines if ln.get("ref")}
+def _warning_rows(document: StatementDocument) -> list[list[Any]]:
+    named = {line.ref: _line_name(line) for line in document.lines}
     heading = ["Важность", "Сообщение", "Строки", "Код замечания"]
     rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
-    for warning in document.get("warnings") or []:
-        refs = warning.get("line_refs") or []
+    for warning in document.warnings:
+        refs = [str(ref) for ref in warning.line_refs or []]
         rows.append(
             [
-                SEVERITIES.get(str(warning.get("severity")), warning.get("severity")),
-                _Cell(warning.get("message"), wrap=True),
-                "; ".join(named.get(ref, str(ref)) for ref in refs) or None,
-                warning.get("code"),
+                SEVERITIES.get(warning.severity, warning.severity),
+                _Cell(warning.message, wrap=True),
+                "; ".join(named.get(ref, ref) for ref in refs) or None,
+                warning.code,
             ]
         )
     return rows
 
 
-def _line_name(line: dict[str, Any]) -> str:
-    code, name = line.get("line_code"), line.get("line_name")
-    return " ".join(str(part) for part in (code, name) if part) or str(line.get("ref"))
+def _line_name(line: StatementLine) -> str:
+    return " ".join(part for part in (line.line_code, line.line_name) if part) or line.ref
 
 
 def statement_xlsx(corrected: CorrectedDocument) -> bytes:
     """A statement form as XLSX: the header block and the lines, the failed checks, the
     recogniser's warnings."""
-    document = corrected.document
-    kind = str(document.get("document_type"))
-    block = _header_block(corrected)
-    table = _table(corrected)
+    document = StatementDocument.model_validate(corrected.document)
+    kind = document.document_type
+    block = _header_block(corrected, document)
+    table = _table(corrected, document)
     periods = len(_columns(document))
     book = Workbook(write_only=True)
     _sheet(
@@ -421,7 +409,7 @@ def _csv(rows: Iterable[Sequence[Any]]) -> bytes:
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")
 
 
-def statement_csv(document: dict[str, Any]) -> bytes:
+def statement_csv(document: StatementDocument) -> bytes:
     """A statement form as CSV (`;`-separated, UTF-8 with BOM): the lines only."""
     return _csv(statement_rows(document))
 
@@ -432,19 +420,16 @@ def _osv_rows(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
         yield [_money(row.get(k)) if k in _MONEY else row.get(k) for k, _ in OSV_COLUMNS]
 
 
-def _osv_block(document: dict[str, Any]) -> list[list[Any]]:
-    header: dict[str, Any] = document.get("header") or {}
-    status = document.get("status")
-    failed = (document.get("checks") or {}).get("failed") or []
+def _osv_block(header: OsvHeader, status: str, checks: OsvChecks) -> list[list[Any]]:
     return [
         [_Cell(DOCUMENT_TITLES["OSV"], bold=True)],
-        [_Cell("Организация", bold=True), header.get("organization_name")],
-        [_Cell("Заголовок", bold=True), header.get("title")],
-        [_Cell("Счёт", bold=True), header.get("account")],
-        [_Cell("Период", bold=True), header.get("period_text")],
-        [_Cell("Единицы", bold=True), header.get("units")],
-        [_Cell("Статус", bold=True), STATUS_NAMES.get(str(status), status)],
-        [_Cell("Не выполнено проверок", bold=True), len(failed)],
+        [_Cell("Организация", bold=True), header.organization_name],
+        [_Cell("Заголовок", bold=True), header.title],
+        [_Cell("Счёт", bold=True), header.account],
+        [_Cell("Период", bold=True), header.period_text],
+        [_Cell("Единицы", bold=True), header.units],
+        [_Cell("Статус", bold=True), STATUS_NAMES.get(status, status)],
+        [_Cell("Не выполнено проверок", bold=True), len(checks.failed)],
         [],
     ]
 
@@ -462,18 +447,17 @@ def _osv_table(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
         ]
 
 
-def _osv_check_rows(document: dict[str, Any]) -> list[list[Any]]:
+def _osv_check_rows(checks: OsvChecks) -> list[list[Any]]:
     heading = ["Проверка", "Строка", "Колонка", "Ожидалось", "Фактически"]
     rows: list[list[Any]] = [[_Cell(h, bold=True) for h in heading]]
-    for failure in (document.get("checks") or {}).get("failed") or []:
-        check = str(failure.get("check"))
+    for failure in checks.failed:
         rows.append(
             [
-                OSV_CHECKS.get(check, check),
-                failure.get("ref"),
-                failure.get("column"),
-                _money(failure.get("expected")),
-                _money(failure.get("actual")),
+                OSV_CHECKS.get(failure.check, failure.check),
+                failure.ref,
+                failure.column,
+                _money(failure.expected),
+                _money(failure.actual),
             ]
         )
     return rows
@@ -481,8 +465,14 @@ def _osv_check_rows(document: dict[str, Any]) -> list[list[Any]]:
 
 def osv_xlsx(rows: Iterable[dict[str, Any]], document: dict[str, Any] | None = None) -> bytes:
     """An ОСВ as XLSX: its header block (when `document` is given) over one flat table of its
-    rows, and the failed checks."""
-    block = _osv_block(document) if document is not None else []
+    rows, and the failed checks. The rows stay plain mappings: a 100k-row ОСВ is written as
+    it is read, not built into models first."""
+    header = checks = None
+    block: list[list[Any]] = []
+    if document is not None:
+        header = OsvHeader.model_validate(document["header"])
+        checks = OsvChecks.model_validate(document["checks"])
+        block = _osv_block(header, str(document["status"]), checks)
     widths = [18 if field in _MONEY else 50 if field == "name" else 12 for field, _ in OSV_COLUMNS]
     book = Workbook(write_only=True)
     _sheet(
@@ -492,8 +482,8 @@ def osv_xlsx(rows: Iterable[dict[str, Any]], document: dict[str, Any] | None = N
         widths=widths,
         freeze=f"A{len(block) + 2}",
     )
-    if document is not None:
-        _sheet(book, CHECKS_SHEET, _osv_check_rows(document), widths=(44, 24, 20, 18, 18))
+    if checks is not None:
+        _sheet(book, CHECKS_SHEET, _osv_check_rows(checks), widths=(44, 24, 20, 18, 18))
     return _save(book)
 
 

@@ -17,6 +17,7 @@ from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import Unavailable
 from services.arm_core.jobs.uploads import Download
 from services.arm_core.rest.deps import ApiDeps
+from services.contract.models.result_v2 import StatementDocument
 from services.runtime.storage import ObjectNotFound, StorageError
 
 __all__ = ["XLSX_TYPE", "content_disposition", "export_response", "stored_download"]
@@ -55,8 +56,11 @@ async def export_response(
             rows = [osv_row_json(r) for r in await load_osv_rows(session, document.id)]
         data = osv_xlsx(rows, corrected.document) if fmt == "xlsx" else osv_csv(rows)
     else:
-        doc = corrected.document
-        data = statement_xlsx(corrected) if fmt == "xlsx" else statement_csv(doc)
+        data = (
+            statement_xlsx(corrected)
+            if fmt == "xlsx"
+            else statement_csv(StatementDocument.model_validate(corrected.document))
+        )
     name = f"{document.document_type.lower()}-{document.id}.{fmt}"
     return Response(
         data,

@@ -29,6 +29,8 @@ from services.arm_core.documents.export import (
     statement_csv,
     statement_xlsx,
 )
+from services.arm_statements import HEADER_FIELDS
+from services.contract.models.result_v2 import StatementDocument
 from services.contract.osv_row import OSV_ROW_FIELDS
 
 _ROW = {
@@ -102,10 +104,37 @@ def _statement() -> dict[str, Any]:
         return {
             "column_index": column,
             "amount": amount,
+            "string_value": None,
             "text": extra.pop("text", amount),
+            "confidence": 90,
             "is_recognized": amount is not None,
             "needs_review": extra.pop("needs_review", False),
         }
+
+    def line(row: int, code: str | None, name: str, **rest: Any) -> dict[str, Any]:
+        return {
+            "row_index": row,
+            "ref": f"'ОФР'!A{row + 1}",
+            "line_status": rest.pop("line_status", "ok"),
+            "line_code": code,
+            "line_code_text": rest.pop("line_code_text", code),
+            "line_code_confidence": 95,
+            "line_name": name,
+            "line_name_confidence": 95,
+            **rest,
+        }
+
+    printed = {
+        "organization_name": "@SUM(1+1)*cmd|' /C calc'!A0",
+        "inn": "7728168971",
+        "report_date": "2024-12-31",
+        "units": "тыс. руб.",
+        "okud": "0710002",
+    }
+    header: dict[str, Any] = {}
+    for name in HEADER_FIELDS:
+        found = printed.get(name)
+        header |= {name: found, f"{name}_text": found, f"{name}_confidence": 90 if found else None}
 
     return {
         "document_type": "INCOME",
@@ -119,44 +148,45 @@ def _statement() -> dict[str, Any]:
                 "line_refs": ["'ОФР'!A4"],
             },
         ],
-        "header": {
-            "organization_name": "@SUM(1+1)*cmd|' /C calc'!A0",
-            "inn": "7728168971",
-            "report_date": "2024-12-31",
-            "units": "тыс. руб.",
-            "okud": "0710002",
-            "needs_review_fields": ["inn"],
-        },
+        "locator": [{"sheet": "ОФР", "range": "A1:E5"}],
+        "header": header | {"needs_review_fields": ["inn"]},
         "columns": [
-            {"column_index": 3, "label": "За 2024 г.", "period_date": "2024-12-31"},
-            {"column_index": 4, "label": "За 2023 г.", "period_date": "2023-12-31"},
+            {
+                "column_index": index,
+                "label": label,
+                "label_confidence": 100,
+                "period_date": date,
+                "period_kind": "absolute",
+            }
+            for index, label, date in (
+                (3, "За 2024 г.", "2024-12-31"),
+                (4, "За 2023 г.", "2023-12-31"),
+            )
         ],
         "lines": [
-            {
-                "ref": "'ОФР'!A3",
-                "line_status": "ok",
-                "line_code": "2110",
-                "line_name": _INJECTED,
-                "needs_review": False,
-                "values": [value(3, "152340"), value(4, "1000.10")],
-            },
-            {
-                "ref": "'ОФР'!A4",
-                "line_status": "ok",
-                "line_code": "2120",
-                "line_name": "Себестоимость продаж",
-                "needs_review": True,
-                "values": [value(3, None, text="(118 45O)", needs_review=True), value(4, "-98000")],
-            },
-            {
-                "ref": "'ОФР'!A5",
-                "line_status": "unreadable",
-                "line_code": None,
-                "line_code_text": "+21OO",
-                "line_name": "\tВаловая прибыль",
-                "needs_review": True,
-                "values": [value(3, "33890"), value(4, "40900")],
-            },
+            line(
+                2,
+                "2110",
+                _INJECTED,
+                needs_review=False,
+                values=[value(3, "152340"), value(4, "1000.10")],
+            ),
+            line(
+                3,
+                "2120",
+                "Себестоимость продаж",
+                needs_review=True,
+                values=[value(3, None, text="(118 45O)", needs_review=True), value(4, "-98000")],
+            ),
+            line(
+                4,
+                None,
+                "\tВаловая прибыль",
+                line_status="unreadable",
+                line_code_text="+21OO",
+                needs_review=True,
+                values=[value(3, "33890"), value(4, "40900")],
+            ),
         ],
         "checks": {
             "relations_failed": [
@@ -215,7 +245,19 @@ def test_no_text_cell_of_an_xlsx_export_is_a_formula_whatever_it_begins_with() -
     warning = book[WARNINGS_SHEET].cell(2, 2)
     assert (warning.value, warning.data_type) == ("-сумма не прочитана", "s")
 
-    osv = osv_xlsx([{**_ROW, "name": _INJECTED, "account": "+01"}], {"header": {}, "checks": {}})
+    header: dict[str, Any] = {
+        "organization_name": _INJECTED,
+        "title": "Оборотно-сальдовая ведомость",
+        "account": None,
+        "subconto_kinds": [],
+        "period_text": "=1+1",
+        "period_start": None,
+        "period_end": None,
+        "is_from_year_start": None,
+        "units": None,
+    }
+    document = {"header": header, "status": "done", "checks": {"failed": []}}
+    osv = osv_xlsx([{**_ROW, "name": _INJECTED, "account": "+01"}], document)
     assert not any("<f>" in xml for xml in _sheet_xml(osv).values())
     osv_sheet = openpyxl.load_workbook(io.BytesIO(osv)).worksheets[0]
     assert any(
@@ -231,7 +273,11 @@ def test_a_csv_text_cell_that_could_start_a_formula_is_neutralised_and_amounts_s
     for dangerous in ("=1+2", "+7", "-x", "@SUM(1)", "\tx", "\rx"):
         assert csv_text(dangerous) == "'" + dangerous
     assert csv_text("Выручка") == "Выручка"
-    text = statement_csv(_corrected().document).decode("utf-8").lstrip("\ufeff")
+    text = (
+        statement_csv(StatementDocument.model_validate(_corrected().document))
+        .decode("utf-8")
+        .lstrip("\ufeff")
+    )
     rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert rows[1][1] == "'" + _INJECTED
     assert rows[3][1] == "'\tВаловая прибыль"
