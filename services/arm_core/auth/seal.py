@@ -6,21 +6,26 @@ the provider's token endpoint with its client secret. A sealed cookie that does 
 up, cut, sealed under another key) is dropped before any network call. The key is derived
 (HKDF-SHA256) from OPENBAO__AUTH__AUTH_COOKIE_KEY, which all replicas must share; unset, each
 process draws its own, so a restart or another replica asks the user to log in again.
-The refresh token is bound to its cookie's name (the AEAD's associated data).
+The refresh token is bound to its cookie's name (the AEAD's associated data) and sealed with
+the subject it was issued to (`seal_refresh`), so renewals are counted per user (session.py)
+by a subject no client can forge. A cookie sealed without a subject (before decision 0038)
+does not open as a refresh cookie: its user logs in once more.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import json
 import os
+from dataclasses import dataclass, field
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-__all__ = ["CookieSeal", "derive_key"]
+__all__ = ["CookieSeal", "SealedRefresh", "derive_key"]
 
 _NONCE = 12
 _INFO = b"arm-ka refresh cookie v1"
@@ -30,6 +35,15 @@ _AAD = b"arm_ka_refresh"
 def derive_key(secret: str) -> bytes:
     """The 256-bit AES key of a configured secret (any length: it is stretched by HKDF)."""
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(secret.encode())
+
+
+@dataclass(frozen=True, slots=True)
+class SealedRefresh:
+    """What a refresh cookie holds: the refresh token and the subject it was issued to (the
+    token stays out of the repr)."""
+
+    subject: str
+    token: str = field(repr=False)
 
 
 class CookieSeal:
@@ -60,8 +74,22 @@ class CookieSeal:
         except (InvalidTag, UnicodeDecodeError):
             return None
 
-    @staticmethod
-    def sealed_length(plain_length: int) -> int:
-        """The length of the cookie value sealing `plain_length` bytes."""
-        raw = _NONCE + plain_length + 16
-        return (raw * 4 + 2) // 3
+    def seal_refresh(self, subject: str, token: str) -> str:
+        """The refresh cookie's value: `token` sealed with the `subject` it was issued to."""
+        return self.seal(json.dumps({"sub": subject, "rt": token}, separators=(",", ":")))
+
+    def open_refresh(self, sealed: str) -> SealedRefresh | None:
+        """The subject and token sealed by `seal_refresh`, or None for anything else."""
+        plain = self.open(sealed)
+        if plain is None:
+            return None
+        try:
+            value = json.loads(plain)
+        except ValueError:
+            return None
+        if not isinstance(value, dict):
+            return None
+        subject, token = value.get("sub"), value.get("rt")
+        if not (isinstance(subject, str) and isinstance(token, str) and subject and token):
+            return None
+        return SealedRefresh(subject, token)

@@ -18,10 +18,12 @@ before the browser stored the new cookies) takes the same tokens too, so a provi
 rotates refresh tokens (Keycloak's "Revoke Refresh Token") sees each token traded once.
 Tokens never reach a log line, a repr or an error text; the cache is keyed by their SHA-256.
 
-The refresh cookie holds the refresh token sealed under the server's key (seal.py): a cookie
-that does not open is cleared and never reaches the provider. New renewals (not the requests
-that join one) are limited to AUTH_RENEWALS_PER_MINUTE per process; past it a request is
-served by its access token while that is valid, else answered 503 (try again).
+The refresh cookie holds the refresh token sealed under the server's key with the subject it
+was issued to (seal.py): a cookie that does not open is cleared and never reaches the provider.
+New renewals (not the requests that join one) are limited to AUTH_RENEWALS_PER_MINUTE per
+subject, so one user hammering renewals never locks out the others; past it that user's
+request is served by its access token while that is valid, else answered 503 (try again).
+The buckets of the `_SUBJECTS_MAX` most recent subjects are kept (decision 0038).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import datetime as dt
 import hashlib
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 
 from starlette.requests import HTTPConnection
@@ -41,7 +44,7 @@ from services.arm_core.auth.asgi import HeaderList, HeaderMiddleware
 from services.arm_core.auth.exceptions import NotAuthenticated
 from services.arm_core.auth.principal import Principal
 from services.arm_core.auth.provider import OidcProvider, VerifiedToken
-from services.arm_core.auth.seal import CookieSeal
+from services.arm_core.auth.seal import CookieSeal, SealedRefresh
 from services.arm_core.exceptions import Unavailable
 
 __all__ = [
@@ -67,6 +70,9 @@ RENEW_AHEAD_SECONDS = 30.0
 _MAX_TOKEN_BYTES = 3800
 _GRACE_SECONDS = 30.0
 _RECENT_MAX = 1024
+# Renewal buckets kept (one per subject, least recently renewing dropped first): a dropped
+# subject starts again with a full bucket, so this bounds memory, not any one user's rate.
+_SUBJECTS_MAX = 4096
 _PENDING = "arm_ka_session_cookies"  # in scope["state"]
 
 log = logging.getLogger("services.arm_core.auth")
@@ -122,7 +128,8 @@ def set_session(
     )
     if tokens.refresh is None:
         return
-    if CookieSeal.sealed_length(len(tokens.refresh.encode())) > _MAX_TOKEN_BYTES:
+    sealed = tokens.sealed or seal.seal_refresh(verified.principal.subject, tokens.refresh)
+    if len(sealed) > _MAX_TOKEN_BYTES:
         log.warning(
             "the provider's refresh token (%d bytes) is too large to keep in a cookie; the "
             "page logs in again when the access token expires",
@@ -132,7 +139,7 @@ def set_session(
         return
     response.set_cookie(
         REFRESH_COOKIE,
-        tokens.sealed or seal.seal(tokens.refresh),
+        sealed,
         max_age=tokens.refresh_lifetime,
         path=REFRESH_PATH,
         secure=secure,
@@ -184,6 +191,24 @@ class _RateLimit:
         return True
 
 
+class _RenewalLimits:
+    """A `_RateLimit` per subject, for the `_SUBJECTS_MAX` subjects that renewed last."""
+
+    def __init__(self, per_minute: int) -> None:
+        self._per_minute = per_minute
+        self._buckets: OrderedDict[str, _RateLimit] = OrderedDict()
+
+    def take(self, subject: str) -> bool:
+        bucket = self._buckets.pop(subject, None) or _RateLimit(self._per_minute)
+        self._buckets[subject] = bucket
+        while len(self._buckets) > _SUBJECTS_MAX:
+            self._buckets.popitem(last=False)
+        return bucket.take()
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
 class PageSession:
     """Renews the page's access token with its refresh token (single-flight, see above)."""
 
@@ -192,7 +217,7 @@ class PageSession:
     ) -> None:
         self.provider = provider
         self.seal = seal
-        self._limit = _RateLimit(renewals_per_minute)
+        self._limits = _RenewalLimits(renewals_per_minute)
         self._inflight: dict[str, asyncio.Task[_Renewed]] = {}
         self._recent: dict[str, tuple[float, _Renewed]] = {}
 
@@ -206,7 +231,7 @@ class PageSession:
         while yet, else the user of the renewed token (its cookies pending on the answer).
         A refresh cookie that does not open is cleared and the access cookie alone decides."""
         secure = request.url.scheme == "https"
-        refresh = self.seal.open(sealed)
+        refresh = self.seal.open_refresh(sealed)
         if refresh is None:
             cleared = Response()
             _clear_refresh(cleared, secure=secure)
@@ -240,18 +265,21 @@ class PageSession:
         _pend(request, cookies)
         return renewed.verified.principal
 
-    async def _renewed(self, refresh: str) -> _Renewed:
-        key = hashlib.sha256(refresh.encode()).hexdigest()
+    async def _renewed(self, refresh: SealedRefresh) -> _Renewed:
+        key = hashlib.sha256(refresh.token.encode()).hexdigest()
         now = time.monotonic()
         recent = self._recent.get(key)
         if recent is not None and recent[0] > now:
             return recent[1]
         task = self._inflight.get(key)
         if task is None:
-            if not self._limit.take():
-                log.warning("session renewals are over AUTH_RENEWALS_PER_MINUTE; one refused")
+            if not self._limits.take(refresh.subject):
+                log.warning(
+                    "session renewals of %s are over AUTH_RENEWALS_PER_MINUTE; one refused",
+                    refresh.subject,
+                )
                 raise Unavailable("too many session renewals at once; try again shortly")
-            task = asyncio.create_task(self._renew(refresh))
+            task = asyncio.create_task(self._renew(refresh.token))
             self._inflight[key] = task
             task.add_done_callback(lambda done: self._settled(key, done))
         # A waiter that goes away (a client gone) leaves the renewal to the others.
@@ -273,9 +301,10 @@ class PageSession:
             what="the renewal of the session",
         )
         tokens = token_set(answer)
-        if tokens.refresh is not None:
-            tokens = replace(tokens, sealed=self.seal.seal(tokens.refresh))
         verified = await self.provider.verify(tokens.access)
+        if tokens.refresh is not None:
+            subject = verified.principal.subject
+            tokens = replace(tokens, sealed=self.seal.seal_refresh(subject, tokens.refresh))
         log.info("renewed the page session of %s at the provider", verified.principal.subject)
         return _Renewed(tokens, verified)
 

@@ -82,7 +82,9 @@ async def test_a_correction_after_the_access_token_lapsed_is_saved_as_the_user(
     renewal = provider.token_requests[-1]
     assert (renewal["grant_type"], renewal["client_id"]) == ("refresh_token", CLIENT_ID)
     assert old_refresh is not None
-    assert renewal["refresh_token"] == CookieSeal(derive_key(COOKIE_KEY)).open(old_refresh)
+    opened = CookieSeal(derive_key(COOKIE_KEY)).open_refresh(old_refresh)
+    assert opened is not None and opened.subject == provider.login_claims["sub"]
+    assert renewal["refresh_token"] == opened.token
     access, refresh = cookie_of(saved, TOKEN_COOKIE), cookie_of(saved, REFRESH_COOKIE)
     assert access["httponly"] and 0 < int(access["max-age"]) <= 300
     assert refresh["httponly"] and refresh["path"] == "/ui"
@@ -220,7 +222,8 @@ async def test_refresh_tokens_stay_out_of_logs_reprs_and_answers(
     assert renewed.status_code == 200
     refresh_tokens.append(cookie_of(renewed, REFRESH_COOKIE).value)
     seal = CookieSeal(derive_key(COOKIE_KEY))
-    refresh_tokens += [t for t in map(seal.open, refresh_tokens) if t]  # sealed and plain
+    opened = [seal.open_refresh(t) for t in refresh_tokens]
+    refresh_tokens += [o.token for o in opened if o is not None]  # sealed and plain
     assert len(refresh_tokens) == 4
     client.headers["X-CSRF-Token"] = await csrf_token(client, "/ui/files")
     provider.end_sessions()
