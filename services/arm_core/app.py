@@ -43,6 +43,7 @@ from services.arm_core.rest import ApiDeps, error_response, install_rest
 from services.arm_core.rest.bodies import BodyLimit
 from services.arm_core.settings import CoreSettings
 from services.arm_core.web import install_web
+from services.arm_core.web.render import UI_PREFIX
 from services.contract import Registry
 from services.contract.models.request_v1 import RecognitionRequest
 from services.girbo import GirboClient
@@ -221,9 +222,13 @@ def create_app(
         ),
         docs_url=None,
         redoc_url=None,
-        # The multipart / form parser's own limits: 50 files (the page's several at once),
-        # a few fields, small text parts; the whole body is bounded by BodyLimit besides.
-        form_limits={"max_files": 50, "max_fields": 32, "max_part_size": 64 * 1024},
+        # The multipart / form parser's own limits: UPLOAD_MAX_FILES files (the page's several
+        # at once), a few fields, small text parts; the whole body is bounded by BodyLimit.
+        form_limits={
+            "max_files": settings.upload_max_files,
+            "max_fields": 32,
+            "max_part_size": 64 * 1024,
+        },
         lifespan=_lifespan(core, run_background=run_background),
     )
     retention = FileRetention(
@@ -247,7 +252,11 @@ def create_app(
     install_rest(api, ApiDeps(sessions, uploads, retention, official, evidence))
     # Outside the auth guards: a body over its limit is refused before anything reads it.
     api.add_middleware(
-        BodyLimit, upload_max=settings.upload_max_bytes, body_max=settings.body_max_bytes
+        BodyLimit,
+        upload_max=settings.upload_max_bytes,
+        body_max=settings.body_max_bytes,
+        request_max=settings.upload_request_max_bytes,
+        several_files_at={f"{UI_PREFIX}/files"},  # the page's upload (web/files.py)
     )
     install_web(api)
 

@@ -74,7 +74,8 @@ class AuthSettings(BaseModel):
     # The key sealing the refresh cookie (auth/seal.py); replicas must share it. Unset: a
     # random key per process (sessions do not survive a restart or move between replicas).
     auth_cookie_key: SecretStr | None = None
-    auth_renewals_per_minute: int = Field(300, ge=1)
+    # New renewals per subject and minute (auth/session.py; decision 0038).
+    auth_renewals_per_minute: int = Field(30, ge=1)
 
     @field_validator(
         "auth_issuer",
@@ -189,6 +190,12 @@ class CoreSettings(Settings):
     upload_max_bytes: int = Field(
         UPLOAD_MAX_BYTES, gt=0, validation_alias=plain_env("UPLOAD_MAX_BYTES")
     )
+    # The page's upload of several files in one request: at most this many files, and this
+    # many bytes together (each file still within UPLOAD_MAX_BYTES); decision 0038.
+    upload_max_files: int = Field(20, ge=1, le=1000, validation_alias=plain_env("UPLOAD_MAX_FILES"))
+    upload_request_max_bytes: int = Field(
+        256 * 1024 * 1024, gt=0, validation_alias=plain_env("UPLOAD_REQUEST_MAX_BYTES")
+    )
     # Any request body but an upload (JSON corrections, the pages' forms), checked before
     # it is read or parsed (services/arm_core/rest/bodies.py).
     body_max_bytes: int = Field(64 * 1024, gt=0, validation_alias=plain_env("BODY_MAX_BYTES"))
@@ -235,6 +242,13 @@ class CoreSettings(Settings):
     )
     auth: AuthSettings = AuthSettings()
     girbo: GirboSettings = GirboSettings()
+
+    @model_validator(mode="after")
+    def _check_upload_bounds(self) -> CoreSettings:
+        # One file of the largest size must fit in the page's request of several.
+        if self.upload_request_max_bytes < self.upload_max_bytes:
+            raise SettingsError({"UPLOAD_REQUEST_MAX_BYTES": "must be at least UPLOAD_MAX_BYTES"})
+        return self
 
     def file_worker_limits(self) -> FileWorkerLimits:
         """The limits of the file-reading workers (FILE_WORKER_*)."""

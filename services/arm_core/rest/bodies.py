@@ -1,15 +1,19 @@
 """Request bodies read within their limits: refused before they are read, never spooled whole.
 
 `BodyLimit` (pure ASGI, around the whole app) gives each request with a body its limit: a
-multipart upload UPLOAD_MAX_BYTES + 1 MiB (the form's own framing), any other body (JSON
-corrections, the pages' forms) BODY_MAX_BYTES (64 KiB). A `Content-Length` over the limit is
-answered 413 without reading a byte; a body sent without one (chunked) is counted as it
-arrives and cut once it passes the limit: the request is answered 413 and the app below sees
-the client gone, so no more than the limit is ever spooled or held. `read_limited` then
-checks the upload's own size against UPLOAD_MAX_BYTES.
+multipart upload of one file UPLOAD_MAX_BYTES + 1 MiB (the form's own framing); a multipart
+request to a route that takes several files at once (the page's upload) the request's own
+bound UPLOAD_REQUEST_MAX_BYTES + 1 MiB; any other body (JSON corrections, the pages' forms)
+BODY_MAX_BYTES (64 KiB). A `Content-Length` over the limit is answered 413 without reading a
+byte; a body sent without one (chunked) is counted as it arrives and cut once it passes the
+limit: the request is answered 413 and the app below sees the client gone, so no more than
+the limit is ever spooled or held. `read_limited` then checks each file's own size against
+UPLOAD_MAX_BYTES (decision 0038).
 """
 
 from __future__ import annotations
+
+from collections.abc import Collection
 
 from fastapi import Request, UploadFile
 from starlette.datastructures import Headers
@@ -38,12 +42,30 @@ async def read_limited(upload: UploadFile, max_bytes: int) -> bytes:
 
 
 class BodyLimit:
-    """The ASGI middleware (`app.add_middleware(BodyLimit, upload_max=..., body_max=...)`)."""
+    """The ASGI middleware (`app.add_middleware(BodyLimit, upload_max=..., body_max=...)`);
+    `request_max` bounds a multipart request to one of `several_files_at` (paths whose POST
+    takes several files)."""
 
-    def __init__(self, app: ASGIApp, *, upload_max: int, body_max: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        upload_max: int,
+        body_max: int,
+        request_max: int | None = None,
+        several_files_at: Collection[str] = (),
+    ) -> None:
         self.app = app
         self._upload_max = upload_max
         self._body_max = body_max
+        self._request_max = max(request_max or upload_max, upload_max)
+        self._several_files_at = frozenset(several_files_at)
+
+    def _limit(self, scope: Scope, multipart: bool) -> int:
+        if not multipart:
+            return self._body_max
+        several = scope["path"].rstrip("/") in self._several_files_at
+        return (self._request_max if several else self._upload_max) + MULTIPART_OVERHEAD
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -51,7 +73,7 @@ class BodyLimit:
             return
         headers = Headers(scope=scope)
         multipart = headers.get("content-type", "").lower().startswith("multipart/")
-        limit = self._upload_max + MULTIPART_OVERHEAD if multipart else self._body_max
+        limit = self._limit(scope, multipart)
         declared = headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > limit):
             await self._refuse(scope, receive, send, limit, multipart=multipart)
