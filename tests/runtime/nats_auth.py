@@ -8,15 +8,19 @@ client also signs the server's nonce with the user's seed.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import json
 import secrets
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import nkeys
+
+from services.devstack.embedded import NatsServer, start_nats_server
 
 _UNLIMITED = {
     "subs": -1,
@@ -119,3 +123,14 @@ def make_operator_chain() -> OperatorChain:
 def other_user_seed() -> str:
     """A valid user seed that no account vouches for."""
     return _key(nkeys.PREFIX_BYTE_USER).seed
+
+
+@contextlib.contextmanager
+def operator_mode_server(chain: OperatorChain, directory: Path) -> Iterator[NatsServer]:
+    """A nats-server in operator mode trusting `chain` (its config written in `directory`):
+    only users of the chain's account get in."""
+    server = start_nats_server(config_file=chain.write_config(directory))
+    try:
+        yield server
+    finally:
+        server.stop()

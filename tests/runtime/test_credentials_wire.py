@@ -15,12 +15,12 @@ import nats.errors
 import pytest
 from nats.aio.msg import Msg
 
-from services.devstack.embedded import NatsServer, start_nats_server
+from services.devstack.embedded import NatsServer
 from services.runtime.messaging import MSG_ID_HEADER, build_broker, msg_id
 from services.runtime.settings import load_settings
 from tests.support.nats_wire import round_trip
 
-from .nats_auth import OperatorChain, make_operator_chain, other_user_seed
+from .nats_auth import OperatorChain, make_operator_chain, operator_mode_server, other_user_seed
 from .waiting import eventually
 
 pytestmark = pytest.mark.wire
@@ -36,10 +36,8 @@ def secured_server(
     chain: OperatorChain, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[NatsServer]:
     """A nats-server that admits only users of the chain's account."""
-    config = chain.write_config(tmp_path_factory.mktemp("nats-auth"))
-    server = start_nats_server(config_file=config)
-    yield server
-    server.stop()
+    with operator_mode_server(chain, tmp_path_factory.mktemp("nats-auth")) as server:
+        yield server
 
 
 async def test_jwt_and_seed_from_settings_authenticate_the_broker(

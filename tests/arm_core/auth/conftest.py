@@ -50,14 +50,18 @@ def oidc(provider: FakeProvider) -> dict[str, Any]:
     }
 
 
-@pytest.fixture
-async def core(
+@contextlib.asynccontextmanager
+async def core_factory(
     core_settings: Callable[..., CoreSettings],
     s3_settings: S3Settings,
     bucket: str,
-    sessions: async_sessionmaker[AsyncSession],
+    *,
+    connect: bool = False,
+    watch: Callable[[httpx.Response], Awaitable[None]] | None = None,
 ) -> AsyncIterator[CoreFactory]:
-    """A factory of cores on the harness's S3 and database, closed at the end of the test."""
+    """A factory of cores on the harness's S3 and database (`connect`: with the broker
+    started on the settings' NATS; `watch`: called with every answer), each closed when the
+    context ends."""
     async with contextlib.AsyncExitStack() as stack:
 
         async def make(
@@ -67,17 +71,32 @@ async def core(
             client: tuple[str, int] = ("127.0.0.1", 50000),
             **overrides: Any,
         ) -> tuple[CoreApp, httpx.AsyncClient]:
-            settings = core_settings(
-                s3={**s3_settings.model_dump(), "s3_bucket": bucket}, auth=auth or {}, **overrides
-            )
+            s3 = {**s3_settings.model_dump(), "s3_bucket": bucket, **overrides.pop("s3", {})}
+            settings = core_settings(s3=s3, auth=auth or {}, **overrides)
             app = create_app(settings, run_background=False)
             await stack.enter_async_context(app.api.router.lifespan_context(app.api))
+            if connect:
+                await app.core.broker.start()
+                stack.push_async_callback(app.core.broker.stop)
             transport = httpx.ASGITransport(app=app, client=client)
             if base_url is None:  # the unauthenticated core answers loopback names only
                 base_url = "http://core" if auth else "http://127.0.0.1"
+            hooks = {"response": [watch]} if watch is not None else {}
             http = await stack.enter_async_context(
-                httpx.AsyncClient(transport=transport, base_url=base_url)
+                httpx.AsyncClient(transport=transport, base_url=base_url, event_hooks=hooks)
             )
             return app, http
 
+        yield make
+
+
+@pytest.fixture
+async def core(
+    core_settings: Callable[..., CoreSettings],
+    s3_settings: S3Settings,
+    bucket: str,
+    sessions: async_sessionmaker[AsyncSession],
+) -> AsyncIterator[CoreFactory]:
+    """A factory of cores on the harness's S3 and database, closed at the end of the test."""
+    async with core_factory(core_settings, s3_settings, bucket) as make:
         yield make
