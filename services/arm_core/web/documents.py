@@ -33,7 +33,7 @@ from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import Sources, evidence_origin
-from services.arm_core.web.views import StatementView, statement_view
+from services.arm_core.web.views import StatementView, header_shown, statement_view
 from services.arm_statements.money import format_amount, parse_amount, too_precise
 
 __all__ = ["router"]
@@ -216,7 +216,7 @@ async def field_panel(
         base=f"{UI_PREFIX}/files/{file_id}/documents/{document_id}",
         field=field,
         label=HEADER_FIELDS[field],
-        value=header.get(field),
+        value=header_shown(field, header.get(field)),
         text=header.get(f"{field}_text"),
     )
 

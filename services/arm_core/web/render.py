@@ -21,7 +21,7 @@ from services.arm_core.web.names import (
     money,
     ru_date,
 )
-from services.arm_core.web.views import waited
+from services.arm_core.web.views import header_shown, waited
 
 __all__ = ["UI_PREFIX", "build_templates", "render", "templates_of"]
 
@@ -44,6 +44,7 @@ def build_templates() -> Jinja2Templates:
         REVIEW_STATES=REVIEW_STATES,
         document_name=document_name,
         correction_what=correction_what,
+        header_shown=header_shown,
     )
     return templates
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
-from services.arm_core.documents.words import money
+from services.arm_core.documents.words import money, ru_date
 
 __all__ = [
     "Cell",
@@ -19,6 +19,7 @@ __all__ = [
     "GridLine",
     "HeaderRow",
     "StatementView",
+    "header_shown",
     "money",
     "statement_view",
     "waited",
@@ -113,7 +114,9 @@ class StatementView:
 def _column_label(column: dict[str, Any]) -> str:
     label = column.get("label") or f"Колонка {column.get('column_index')}"
     date = column.get("period_date")
-    return f"{label} ({date})" if date and str(date) not in str(label) else str(label)
+    if not date or str(date) in str(label) or ru_date(date) in str(label):
+        return str(label)
+    return f"{label} ({ru_date(date)})"
 
 
 def _failures(document: dict[str, Any]) -> list[tuple[bool, dict[str, Any]]]:
@@ -189,7 +192,11 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
     doubted = set(header.get("needs_review_fields") or [])
     header_rows = [
         HeaderRow(
-            field, label, _str(header.get(field)), field in doubted, field in corrected.fields
+            field,
+            label,
+            header_shown(field, header.get(field)),
+            field in doubted,
+            field in corrected.fields,
         )
         for field, label in HEADER_FIELDS.items()
         if field in header
@@ -209,5 +216,9 @@ def _cell_label(shown: str, code: str | None, name: str | None, column: str, dou
     return f"{shown or 'пусто'}, {line}, {column}" + (", нужна проверка" if doubt else "")
 
 
-def _str(value: object) -> str | None:
-    return None if value is None else str(value)
+def header_shown(field: str, value: object) -> str | None:
+    """A header field's value as the page shows it: the report date as 31.12.2024 (stored and
+    answered by the API as ISO), the rest as stored."""
+    if value is None:
+        return None
+    return ru_date(value) if field == "report_date" else str(value)

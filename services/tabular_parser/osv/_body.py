@@ -185,7 +185,13 @@ def _one_side(values: list[int | None], side: str, row: int, issues: list[Issue]
     found = _SIDE_RE.findall(side)
     kept = found[-1].lower() if found else None
     if kept is None and any(v is not None for v in values[0::4]):
-        issues.append(Issue("OSV_SIDE_UNKNOWN", f"no Актив / Пассив side: {side!r}", row))
+        issues.append(
+            Issue(
+                "OSV_SIDE_UNKNOWN",
+                f"Сальдо без стороны «Актив» / «Пассив» («{side}»): не разнесено",
+                row,
+            )
+        )
     for debit in (0, 4):
         if kept != "актив":
             values[debit] = None
@@ -240,8 +246,8 @@ def _one_rounding_issue(issues: list[Issue]) -> list[Issue]:
         return issues
     first = rounded[0]
     message = (
-        f"{len(rounded)} sums have fractions of a kopeck and were rounded half-up to kopecks "
-        f"(the first: {first.message}); the control sums allow half a kopeck per rounded value"
+        f"Сумм с долями копейки: {len(rounded)}, округлены до копеек (половина — вверх), "
+        f"первая: {first.message}; контрольные суммы допускают полкопейки на округлённую сумму"
     )
     kept = [issue for issue in issues if issue.code != _ROUNDED]
     return [*kept, Issue(_ROUNDED, message, first.row_index, first.column_index)]
@@ -342,7 +348,7 @@ def _span_amount(
                 issues.append(
                     Issue(
                         "OSV_FORMULA_NO_VALUE",
-                        "a formula without a cached value is read as empty",
+                        "Формула без сохранённого значения: прочитана как пустая",
                         row,
                         col,
                     )
@@ -352,7 +358,7 @@ def _span_amount(
         if found is None:
             _unreadable(value, row, col, issues)
         elif type(value) is float and _rounded(value, found):
-            issues.append(Issue(_ROUNDED, f"{value!r} rounded to kopecks", row, col))
+            issues.append(Issue(_ROUNDED, f"{value!r}", row, col))
         return found
     return None
 
@@ -369,7 +375,7 @@ def _rounded(value: float, kopecks: int) -> bool:
 def _unreadable(value: CellValue, row: int, col: int, issues: list[Issue]) -> None:
     text = cell_text(value)
     if text not in _EMPTY_AMOUNTS:
-        issues.append(Issue("OSV_VALUE_UNREADABLE", f"not an amount: {text!r}", row, col))
+        issues.append(Issue("OSV_VALUE_UNREADABLE", f"Не сумма: «{text}»", row, col))
 
 
 def _parse(value: CellValue) -> int | None:

@@ -262,30 +262,34 @@ def _warnings(
     issues: list[Issue] = []
     if title.title is None:
         issues.append(
-            Issue("OSV_TITLE_MISSING", "no «Оборотно-сальдовая ведомость» title above the table")
+            Issue("OSV_TITLE_MISSING", "Над таблицей нет заголовка «Оборотно-сальдовая ведомость»")
         )
     if not period_known:
-        text = f": {title.period_text!r}" if title.period_text else " in the title block"
-        issues.append(Issue("OSV_PERIOD_UNRECOGNIZED", f"no period recognised{text}"))
+        text = f": «{title.period_text}»" if title.period_text else ": в шапке его нет"
+        issues.append(Issue("OSV_PERIOD_UNRECOGNIZED", f"Период не распознан{text}"))
     if body.total is None:
         full = title.account is None and not title.filtered
         checked = (
-            "DEBIT_EQUALS_CREDIT checked over the top-level accounts"
+            "дебет и кредит сверены по счетам верхнего уровня"
             if full
-            else "only ROW_BALANCE and CHILDREN_SUM apply"
+            else "проверены только сальдо строк и суммы подчинённых строк"
         )
-        issues.append(Issue("OSV_NO_TOTAL", f"no «Итого» row: TOTAL_SUM not checked; {checked}"))
+        issues.append(
+            Issue("OSV_NO_TOTAL", f"Нет строки «Итого»: итог не сверен с суммой счетов; {checked}")
+        )
     if title.filtered and title.account is None:
         issues.append(
             Issue(
-                "OSV_FILTERED", "the report has a filter (Отбор): DEBIT_EQUALS_CREDIT not checked"
+                "OSV_FILTERED",
+                "В отчёте задан отбор («Отбор:»): равенство дебета и кредита итога не проверено",
             )
         )
     for parent in sorted(unknown_nesting):
         issues.append(
             Issue(
                 "OSV_NESTING_UNKNOWN",
-                "several subconto kinds and no outline levels: CHILDREN_SUM not checked here",
+                "Несколько видов субконто без уровней группировки: "
+                "сумма подчинённых строк не проверена",
                 body.entries[parent].row_index,
             )
         )

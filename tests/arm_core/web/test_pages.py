@@ -485,3 +485,32 @@ async def test_the_pages_speak_russian_form_variants_lines_and_amounts(
     assert "сумма: 2120 Себестоимость продаж, " in log
     assert "строка 1" not in log and "колонка" not in log and "value," not in log
     assert "−1\u202f234,50" in log
+
+
+async def test_the_page_prints_dates_as_people_read_them_and_the_api_keeps_iso(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """The report date in the header, its correction in the log and a column's period date
+    are 31.12.2024 on the page, never «2024-12-31»; the API still answers ISO."""
+    url = f"/api/v1/documents/{income.document_id}/corrections"
+    response = await client.post(
+        url, json={"kind": "header", "field": "report_date", "value": "31.12.2024"}
+    )
+    assert response.status_code == 201, response.text
+    body = await _corrected(client, income.document_id)
+    assert body["document"]["header"]["report_date"] == "2024-12-31"
+    dated = [c for c in body["document"]["columns"] if c.get("period_date")]
+    assert dated, "the fixture's columns carry period dates"
+    page = await _page(client, income.page)
+    assert re.search(r"\d{4}-\d{2}-\d{2}", page) is None, re.findall(r"\d{4}-\d{2}-\d{2}", page)
+    header = page[page.index('id="header-fields"') :]
+    assert '<button type="button" class="cell code" id="f-report_date"' in header
+    assert re.search(r'id="f-report_date"[^>]*>31\.12\.2024</button>', header)
+    log = page[page.index('id="corrections"') :]
+    assert "31.12.2024" in log
+    grid = page[page.index('id="grid"') :]
+    for column in dated:
+        day = column["period_date"]
+        assert f"{column['label']} ({day[8:10]}.{day[5:7]}.{day[0:4]})" in grid
+    panel = await _page(client, f"{income.page}/field?field=report_date")
+    assert 'value="31.12.2024"' in panel

@@ -126,7 +126,7 @@ def test_a_bank_turnover_statement_is_an_osv_and_its_imbalance_is_reported() -> 
     assert len(rounded) == 1
     assert rounded[0]["line_refs"] == ["Sheet1!A10"]
     assert "2400.005" in rounded[0]["message"]
-    assert rounded[0]["message"].startswith("3 sums have fractions of a kopeck")
+    assert rounded[0]["message"].startswith("Сумм с долями копейки: 3, округлены до копеек")
     assert (accounts["1030"]["opening_debit"], accounts["1030"]["turnover_debit"]) == (
         "1000.01",
         "0.01",

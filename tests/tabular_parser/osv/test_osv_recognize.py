@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 from services.excel.model import CellRange, Sheet
@@ -290,7 +291,7 @@ def test_unreadable_amount_is_a_warning_with_its_row_and_column() -> None:
         {
             "code": "OSV_VALUE_UNREADABLE",
             "severity": "info",
-            "message": "not an amount: 'тысяча'",
+            "message": "Не сумма: «тысяча»",
             "line_refs": [doc["rows"][0]["ref"]],
             "column_index": 2,
         }
@@ -356,3 +357,40 @@ def test_subconto_kinds_on_rows_of_their_own_without_merges() -> None:
     assert doc["header"]["subconto_kinds"] == ["Контрагенты", "Договоры"]
     assert doc["rows"][0]["account"] == "62.01"
     assert len(doc["rows"]) == len(BY_ACCOUNT_ROWS) + 1
+
+
+def test_every_osv_warning_an_analyst_reads_is_russian() -> None:
+    """The messages (shown by `arm-ka` and in the export's «Замечания») speak Russian, as the
+    statements' warnings do; the codes stay the machine-readable part. Over ОСВ without a
+    title, period or «Итого», with a filter, unknowable nesting and an unreadable sum."""
+    untitled = osv_sheet(GENERAL_ROWS, None, organization=None, title=None)
+    untitled.sheet.rows[untitled.first_body_row][2] = "тысяча"
+    filtered = osv_sheet(
+        GENERAL_ROWS[:1],
+        ("1000", None, "500", None, "1500", None),
+        title_lines=("Выводимые данные: БУ", "Отбор: Счет В списке 01"),
+    )
+    nested = osv_sheet(
+        BY_ACCOUNT_ROWS,
+        BY_ACCOUNT_TOTAL,
+        title="Оборотно-сальдовая ведомость по счету 62.01 за 2024 г.",
+        code_and_name=False,
+        kinds=("Контрагенты", "Договоры"),
+        outline=False,
+    )
+    warnings = [
+        w for built in (untitled, filtered, nested) for w in _document(built.sheet)["warnings"]
+    ]
+    codes = {w["code"] for w in warnings}
+    assert {
+        "OSV_TITLE_MISSING",
+        "OSV_PERIOD_UNRECOGNIZED",
+        "OSV_NO_TOTAL",
+        "OSV_VALUE_UNREADABLE",
+        "OSV_FILTERED",
+        "OSV_NESTING_UNKNOWN",
+    } <= codes
+    for warning in warnings:
+        message = warning["message"]
+        assert re.search(r"[А-Яа-яЁё]", message), warning
+        assert re.search(r"[A-Za-z]{3,}", message) is None, warning
