@@ -217,9 +217,9 @@ def test_hierarchy_from_codes_without_outline_levels() -> None:
     assert doc["status"] == "done"
 
 
-def test_two_subconto_kinds_without_outline_levels_skip_the_unknowable_children_sum() -> None:
-    """Counterparties and contracts cannot be told apart without outlines: a warning, no false failure."""
-    built = osv_sheet(
+def _two_kinds_without_outlines() -> Any:
+    """An ОСВ by account with counterparties and contracts, and no outline levels."""
+    return osv_sheet(
         BY_ACCOUNT_ROWS,
         BY_ACCOUNT_TOTAL,
         title="Оборотно-сальдовая ведомость по счету 62.01 за 2024 г.",
@@ -227,7 +227,11 @@ def test_two_subconto_kinds_without_outline_levels_skip_the_unknowable_children_
         kinds=("Контрагенты", "Договоры"),
         outline=False,
     )
-    doc = _document(built.sheet)
+
+
+def test_two_subconto_kinds_without_outline_levels_skip_the_unknowable_children_sum() -> None:
+    """Counterparties and contracts cannot be told apart without outlines: a warning, no false failure."""
+    doc = _document(_two_kinds_without_outlines().sheet)
     assert [w["code"] for w in doc["warnings"]] == ["OSV_NESTING_UNKNOWN"]
     assert doc["warnings"][0]["line_refs"] == [doc["rows"][0]["ref"]]
     assert doc["status"] == "done"
@@ -370,14 +374,7 @@ def test_every_osv_warning_an_analyst_reads_is_russian() -> None:
         ("1000", None, "500", None, "1500", None),
         title_lines=("Выводимые данные: БУ", "Отбор: Счет В списке 01"),
     )
-    nested = osv_sheet(
-        BY_ACCOUNT_ROWS,
-        BY_ACCOUNT_TOTAL,
-        title="Оборотно-сальдовая ведомость по счету 62.01 за 2024 г.",
-        code_and_name=False,
-        kinds=("Контрагенты", "Договоры"),
-        outline=False,
-    )
+    nested = _two_kinds_without_outlines()
     warnings = [
         w for built in (untitled, filtered, nested) for w in _document(built.sheet)["warnings"]
     ]
