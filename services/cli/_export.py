@@ -1,9 +1,10 @@
 """`arm-ka parse … --export out.xlsx`: every recognised document in one workbook.
 
-The first sheet, «index», has a row per document (a file with none gets one row saying why):
+The first sheet, «Сводка», has a row per document (a file with none gets one row saying why):
 file, file type, file status, document number, type, form variant, document status, sheet of
 the workbook it was read from, failed checks (count and text). Then a sheet per document,
-named «N TYPE» after its index row. ОСВ rows are a flat table (one row per account / subconto
+named «N Тип» after its summary row. Headings, types, variants and statuses are Russian (the
+analyst reads the workbook; `--json` keeps the codes). ОСВ rows are a flat table (one row per account / subconto
 row, amounts as numbers) ready for a pivot; a statement is one row per line with its code,
 name and one column per period column. Amounts are written as exact decimals. Every text cell
 is a string cell, whatever it begins with (openpyxl would store a str starting with «=» as a
@@ -22,9 +23,20 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from services.cli._summary import failed_checks
+from services.cli._words import KINDS, STATUSES, VARIANTS
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 
-__all__ = ["INDEX_COLUMNS", "OSV_COLUMNS", "ExportedFile", "export_view", "export_workbook"]
+__all__ = [
+    "HEADINGS",
+    "INDEX_COLUMNS",
+    "INDEX_SHEET",
+    "OSV_COLUMNS",
+    "ExportedFile",
+    "export_view",
+    "export_workbook",
+]
+
+INDEX_SHEET = "Сводка"
 
 INDEX_COLUMNS = (
     "file",
@@ -47,6 +59,37 @@ OSV_COLUMNS: tuple[str, ...] = (
     *(field for field in OSV_ROW_FIELDS if field not in _NOT_EXPORTED),
 )
 _AMOUNTS = frozenset(OSV_SUM_FIELDS)
+HEADINGS: dict[str, str] = {
+    "file": "Файл",
+    "file_type": "Тип файла",
+    "file_status": "Статус файла",
+    "document": "Документ №",
+    "document_type": "Тип документа",
+    "form_variant": "Форма",
+    "document_status": "Статус документа",
+    "source": "Источник",
+    "failed_checks": "Не выполнено проверок",
+    "failed_check_list": "Невыполненные проверки",
+    "sheet": "Лист выгрузки",
+    "row_index": "Строка листа",
+    "level": "Уровень",
+    "kind": "Вид",
+    "account": "Счёт",
+    "name": "Наименование",
+    "inn": "ИНН",
+    "opening_debit": "Сальдо на начало, Дт",
+    "opening_credit": "Сальдо на начало, Кт",
+    "turnover_debit": "Обороты, Дт",
+    "turnover_credit": "Обороты, Кт",
+    "closing_debit": "Сальдо на конец, Дт",
+    "closing_credit": "Сальдо на конец, Кт",
+    "line_code": "Код",
+    "line_name": "Наименование",
+    "needs_review": "Нужна проверка",
+}
+"""The Russian heading of each column key (a contract field the CLI does not know yet is
+written under its own name: `_heading`)."""
+_OSV_KINDS = {"account": "счёт", "subaccount": "субсчёт", "subconto": "субконто", "total": "итог"}
 
 ExportedFile = tuple[str, str, Mapping[str, Any]]
 """(file name, file type, its result file or error body)."""
@@ -84,8 +127,8 @@ def export_view(result: Mapping[str, Any]) -> dict[str, Any]:
 def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
     """Write the workbook; the number of document sheets written."""
     book = Workbook(write_only=True)
-    index = book.create_sheet("index")
-    _append(index, INDEX_COLUMNS)
+    index = book.create_sheet(INDEX_SHEET)
+    _append(index, [_heading(c) for c in INDEX_COLUMNS])
     number = 0
     sheets: list[tuple[str, str, Mapping[str, Any]]] = []
     for name, file_type, result in files:
@@ -96,24 +139,26 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
             why = (
                 f"{error.get('code')}: {error.get('message')}"
                 if isinstance(error, Mapping)
-                else "no document"
+                else "документов нет"
             )
-            _append(index, [name, file_type, status, None, None, None, None, why, 0, None, None])
+            row = [name, file_type, _status(status), None, None, None, None, why, 0, None, None]
+            _append(index, row)
             continue
         for document in documents:
             number += 1
-            sheet = f"{number} {document.get('document_type', '?')}"[:31]
+            kind = document.get("document_type", "?")
+            sheet = f"{number} {KINDS.get(str(kind), kind)}"[:31]
             failed = list(failed_checks(document.get("checks")))
             _append(
                 index,
                 [
                     name,
                     file_type,
-                    status,
+                    _status(status),
                     number,
-                    document.get("document_type"),
-                    document.get("form_variant"),
-                    document.get("status"),
+                    KINDS.get(str(kind), kind),
+                    _variant(document.get("form_variant")),
+                    _status(document.get("status")),
                     _source(document.get("locator")),
                     len(failed),
                     "\n".join(failed) or None,
@@ -144,13 +189,15 @@ def _append(sheet: WriteOnlyWorksheet, row: Sequence[Any]) -> None:
 
 
 def _osv_rows(name: str, document: Mapping[str, Any]) -> Iterable[list[Any]]:
-    yield list(OSV_COLUMNS)
+    yield [_heading(column) for column in OSV_COLUMNS]
     for row in document.get("rows") or []:
         yield [
             name
             if column == "file"
             else _amount(row.get(column))
             if column in _AMOUNTS
+            else _OSV_KINDS.get(str(row.get(column)), row.get(column))
+            if column == "kind"
             else row.get(column)
             for column in OSV_COLUMNS
         ]
@@ -159,15 +206,28 @@ def _osv_rows(name: str, document: Mapping[str, Any]) -> Iterable[list[Any]]:
 def _statement_rows(document: Mapping[str, Any]) -> Iterable[list[Any]]:
     columns = [c for c in document.get("columns") or [] if isinstance(c, Mapping)]
     indexes = [c.get("column_index") for c in columns]
-    yield ["line_code", "line_name", *(str(c.get("label") or "") for c in columns), "needs_review"]
+    labels = (str(c.get("label") or "") for c in columns)
+    yield [_heading("line_code"), _heading("line_name"), *labels, _heading("needs_review")]
     for line in document.get("lines") or []:
         values = {v.get("column_index"): v.get("amount") for v in line.get("values") or []}
         yield [
             line.get("line_code"),
             line.get("line_name"),
             *(_amount(values.get(i)) for i in indexes),
-            bool(line.get("needs_review")),
+            "да" if line.get("needs_review") else None,
         ]
+
+
+def _heading(column: str) -> str:
+    return HEADINGS.get(column, column)
+
+
+def _status(status: object) -> object:
+    return STATUSES.get(str(status), status) if status else status
+
+
+def _variant(variant: object) -> object:
+    return VARIANTS.get(str(variant), variant) if variant else variant
 
 
 def _amount(value: Any) -> Any:
@@ -188,5 +248,5 @@ def _source(locator: Any) -> str | None:
             if item.get("sheet"):
                 where.append(str(item["sheet"]))
             elif item.get("page") is not None:
-                where.append(f"page {item['page']}")
+                where.append(f"страница {item['page']}")
     return ", ".join(where) or None

@@ -41,6 +41,7 @@ from services.cli._local import (
 )
 from services.cli._progress import ProgressLine
 from services.cli._summary import file_line, summarise_job, summarise_result, total_line
+from services.cli._words import STATUSES, seconds
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
 from services.runtime.local_command import exit_code_of, silence_stdout, write_json
 from services.runtime.version import package_version
@@ -353,7 +354,7 @@ def _export(path: Path, files: list[ExportedFile]) -> None:
         sheets = export_workbook(path, files)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-    print(f"exported {sheets} document(s) of {len(files)} file(s) to {path}", file=sys.stderr)
+    print(f"выгружено документов: {sheets}, файлов: {len(files)} — в {path}", file=sys.stderr)
 
 
 def _core_url(option: str | None) -> str:
@@ -375,7 +376,7 @@ def _recognize(args: argparse.Namespace) -> int:
         upload = core.upload(path.name, data)
         job_id, file_id = str(upload["job_id"]), str(upload["file_id"])
         print(
-            f"uploaded {path.name} as {upload.get('file_type')}: file {file_id}, job {job_id}",
+            f"загружен {path.name} ({upload.get('file_type')}): файл {file_id}, задание {job_id}",
             file=sys.stderr,
         )
         job = core.follow(job_id, timeout=args.timeout, on_status=_progress(time.monotonic()))
@@ -401,7 +402,8 @@ def _job(args: argparse.Namespace) -> int:
 
 def _progress(started: float) -> Any:
     def show(status: str, job: dict[str, Any]) -> None:
-        print(f"  {time.monotonic() - started:6.1f}s  {status}", file=sys.stderr, flush=True)
+        shown = STATUSES.get(status, status)
+        print(f"  {seconds(time.monotonic() - started):>9}  {shown}", file=sys.stderr, flush=True)
 
     return show
 

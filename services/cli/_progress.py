@@ -1,4 +1,5 @@
-"""A progress line on stderr while local work runs: the stage, file n of m, pages, seconds.
+"""A progress line on stderr while local work runs: the stage, file n of m, pages, seconds,
+in Russian (the analyst reads it).
 
 One line, redrawn in place (`\\r`, cleared with an ANSI erase) a few times a second, and erased
 when the work ends so the summary starts on a clean line. Only when stderr is a terminal: a
@@ -17,6 +18,7 @@ from types import TracebackType
 from typing import TextIO
 
 from services.cli._local import Planned
+from services.cli._words import seconds
 
 __all__ = ["ProgressLine", "page_count"]
 
@@ -46,8 +48,8 @@ class ProgressLine:
     """`with ProgressLine(stream, files): …` shows the line while the block runs.
 
     `start(file)` / `done(file)` are called from the work (any thread); the line names the files
-    being read now, with their stage («reading workbook», «OCR, 3 pages»: a PDF's pages are
-    counted when it starts, its bytes read by then), and how many of all are done. Output
+    being read now, with their stage («чтение книги XLSX», «OCR, страниц: 3»: a PDF's pages
+    are counted when it starts, its bytes read by then), and how many of all are done. Output
     printed while it runs goes through `above()`, so the two never share a line.
     """
 
@@ -119,16 +121,17 @@ class ProgressLine:
                 self._write("\r\x1b[2K" + self.text())
 
     def text(self) -> str:
-        """The line as it is now: «[1/3 done] big.xlsx: reading workbook, 4.2 s»."""
+        """The line as it is now, in the analyst's Russian: «[готово 1 из 3] big.xlsx: чтение
+        книги XLSX, 4,2 с»."""
         now = time.monotonic()
         with self._lock:
             running = [
-                f"{path.name}: {self._stages.get(path, 'recognising')}, {now - since:.1f} s"
+                f"{path.name}: {self._stages.get(path, 'распознаётся')}, {seconds(now - since)}"
                 for path, since in self._running.items()
             ]
             done = self._done
-        head = f"[{done}/{self._total} done] " if self._total > 1 else ""
-        body = "; ".join(running) if running else f"waiting, {now - self._started:.1f} s"
+        head = f"[готово {done} из {self._total}] " if self._total > 1 else ""
+        body = "; ".join(running) if running else f"ожидание, {seconds(now - self._started)}"
         return head + body
 
     def _write(self, text: str) -> None:
@@ -141,10 +144,10 @@ class ProgressLine:
 
 def _stage(file: Planned, pages: int | None) -> str:
     if file.service == "tabular-parser":
-        return f"reading {file.file_type} workbook"
+        return f"чтение книги {file.file_type}"
     if file.file_type == "PDF" and pages is not None:
-        return f"text layer / OCR, {pages} page{'s' if pages != 1 else ''}"
-    return "OCR, 1 page"
+        return f"текстовый слой / OCR, страниц: {pages}"
+    return "OCR, страниц: 1"
 
 
 def _is_terminal(stream: TextIO) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from services.arm_statements.money import show_amount
+from services.cli._words import KINDS, SEVERITIES, STATUSES, VARIANTS
 
 __all__ = [
     "failed_checks",
@@ -23,10 +24,6 @@ __all__ = [
 
 _LISTED = 8
 """Warnings and failed checks listed per document; the rest are counted."""
-_STATUSES = {"done": "готово", "needs_check": "нужна проверка", "error": "ошибка"}
-_KINDS = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ", "DISCLOSURE": "Пояснения"}
-_VARIANTS = {"full": "полная", "simplified": "упрощённая"}
-_SEVERITIES = {"error": "ошибка", "warning": "предупреждение", "info": "сведения"}
 _CHECKS = {
     "relations_failed": "соотношение",
     "soft_relations_failed": "мягкое соотношение",
@@ -35,11 +32,11 @@ _CHECKS = {
 
 
 def _status(status: object) -> str:
-    return _STATUSES.get(str(status), str(status))
+    return STATUSES.get(str(status), str(status))
 
 
 def _kind(document_type: object) -> str:
-    return _KINDS.get(str(document_type), str(document_type))
+    return KINDS.get(str(document_type), str(document_type))
 
 
 def _date(value: object) -> str:
@@ -116,7 +113,7 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
     the failed checks and the warnings."""
     kind = _kind(document.get("document_type", "?"))
     variant = document.get("form_variant")
-    named = f"{kind} ({_VARIANTS.get(str(variant), variant)})" if variant else kind
+    named = f"{kind} ({VARIANTS.get(str(variant), variant)})" if variant else kind
     parts = [named, "—", _status(document.get("status"))]
     size = _size(document)
     where = _where(document.get("locator"))
@@ -251,7 +248,7 @@ def _warnings(title: str, warnings: Sequence[Any], *, indent: str) -> list[str]:
     for (code, field, severity), same in list(folded.items())[:_LISTED]:
         name = f"{code}: {field}" if field else code
         times = f" ×{len(same)}" if len(same) > 1 else ""
-        level = _SEVERITIES.get(severity, severity)
+        level = SEVERITIES.get(severity, severity)
         out.append(f"{indent}  - {name}{times} ({level}): {same[0].get('message', '')}")
     if len(folded) > _LISTED:
         rest = sum(len(same) for same in list(folded.values())[_LISTED:])

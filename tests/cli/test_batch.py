@@ -10,7 +10,7 @@ from typing import Any
 
 from openpyxl import load_workbook
 
-from services.cli._export import INDEX_COLUMNS, OSV_COLUMNS
+from services.cli._export import HEADINGS, INDEX_COLUMNS, INDEX_SHEET, OSV_COLUMNS
 from services.cli._summary import summarise_result
 from services.contract import Kind, validate
 from tests.builders import SheetSpec, spec_of, write_xlsx
@@ -149,10 +149,14 @@ def test_repeated_warnings_are_folded_with_their_count(tmp_path: Path) -> None:
     assert text.count("COLUMN_PERIOD_UNKNOWN") == 1
 
 
+_OSV_KINDS = {"account": "счёт", "subaccount": "субсчёт", "subconto": "субконто", "total": "итог"}
+
+
 def test_export_writes_an_index_and_a_sheet_per_document(tmp_path: Path) -> None:
-    """`--export out.xlsx`: the index has a row per document (file, type, status, failed
-    checks) and a row for a file with none; the ОСВ sheet is a flat table whose cells are the
-    document's rows (amounts as numbers); a statement sheet has a row per line."""
+    """`--export out.xlsx`: the summary sheet has a row per document (file, type, status,
+    failed checks) and a row for a file with none; the ОСВ sheet is a flat table whose cells
+    are the document's rows (amounts as numbers); a statement sheet has a row per line. What
+    the analyst reads is Russian: headings, sheet names, types, variants, statuses."""
     folder = _folder(tmp_path)
     balance = onec_balance()
     row, col = find_cell(balance, "1210")
@@ -162,26 +166,40 @@ def test_export_writes_an_index_and_a_sheet_per_document(tmp_path: Path) -> None
     run = arm_ka("parse", str(folder), "--export", str(out))
     assert run.returncode == 2  # d-junk.xlsx ended in error
     book = load_workbook(out)
-    assert book.sheetnames == ["index", "1 BALANCE", "2 INCOME", "3 BALANCE", "4 OSV"]
-    index = [list(r) for r in book["index"].iter_rows(values_only=True)]
-    assert tuple(index[0]) == INDEX_COLUMNS
+    assert book.sheetnames == [INDEX_SHEET, "1 Баланс", "2 ОФР", "3 Баланс", "4 ОСВ"]
+    index = [list(r) for r in book[INDEX_SHEET].iter_rows(values_only=True)]
+    assert index[0] == [
+        "Файл",
+        "Тип файла",
+        "Статус файла",
+        "Документ №",
+        "Тип документа",
+        "Форма",
+        "Статус документа",
+        "Источник",
+        "Не выполнено проверок",
+        "Невыполненные проверки",
+        "Лист выгрузки",
+    ]
     rows = [dict(zip(INDEX_COLUMNS, r, strict=True)) for r in index[1:]]
     assert [(Path(r["file"]).name, r["document_type"], r["document_status"]) for r in rows] == [
-        ("a-statements.xlsx", "BALANCE", "done"),
-        ("a-statements.xlsx", "INCOME", "done"),
-        ("c-broken.xlsx", "BALANCE", "needs_check"),
+        ("a-statements.xlsx", "Баланс", "готово"),
+        ("a-statements.xlsx", "ОФР", "готово"),
+        ("c-broken.xlsx", "Баланс", "нужна проверка"),
         ("d-junk.xlsx", None, None),
-        ("b-osv.xlsx", "OSV", "done"),
+        ("b-osv.xlsx", "ОСВ", "готово"),
     ]
+    assert rows[0]["form_variant"] == "полная"
     broken = next(r for r in rows if r["file"].endswith("c-broken.xlsx"))
     assert broken["failed_checks"] >= 1 and "соотношение 1200=" in broken["failed_check_list"]
     junk = next(r for r in rows if r["file"].endswith("d-junk.xlsx"))
-    assert junk["file_status"] == "error" and junk["source"].startswith("UNSUPPORTED_FORMAT")
+    assert junk["file_status"] == "ошибка" and junk["source"].startswith("UNSUPPORTED_FORMAT")
 
     osv_body = json.loads(arm_ka("parse", "--json", str(folder / "sub" / "b-osv.xlsx")).stdout)
     (osv,) = osv_body["documents"]
-    sheet = [list(r) for r in book["4 OSV"].iter_rows(values_only=True)]
-    assert tuple(sheet[0]) == OSV_COLUMNS
+    sheet = [list(r) for r in book["4 ОСВ"].iter_rows(values_only=True)]
+    assert sheet[0] == [HEADINGS[column] for column in OSV_COLUMNS]
+    assert sheet[0][:3] == ["Файл", "Строка листа", "Уровень"]
     assert len(sheet) - 1 == len(osv["rows"])
     for cells, source in zip(sheet[1:], osv["rows"], strict=True):
         for column, cell in zip(OSV_COLUMNS, cells, strict=True):
@@ -192,14 +210,16 @@ def test_export_writes_an_index_and_a_sheet_per_document(tmp_path: Path) -> None
                 assert (
                     (cell is None) if expected is None else Decimal(str(cell)) == Decimal(expected)
                 )
+            elif column == "kind":
+                assert cell == _OSV_KINDS[source[column]]
             else:
                 assert cell == source[column]
 
     statements = json.loads(arm_ka("parse", "--json", str(folder / "a-statements.xlsx")).stdout)
     balance_doc = statements["documents"][0]
-    table = [list(r) for r in book["1 BALANCE"].iter_rows(values_only=True)]
+    table = [list(r) for r in book["1 Баланс"].iter_rows(values_only=True)]
     labels = [c["label"] for c in balance_doc["columns"]]
-    assert table[0] == ["line_code", "line_name", *labels, "needs_review"]
+    assert table[0] == ["Код", "Наименование", *labels, "Нужна проверка"]
     assert len(table) - 1 == len(balance_doc["lines"])
     for cells, line in zip(table[1:], balance_doc["lines"], strict=True):
         assert cells[0] == line["line_code"] and cells[1] == line["line_name"]

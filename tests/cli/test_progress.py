@@ -45,7 +45,7 @@ def _stderr_on_a_pty(*args: str, timeout: float = 120.0) -> tuple[int, str, str]
 
 def test_progress_shows_the_stage_and_the_files_on_a_terminal() -> None:
     """While a file is in work the line names it and its stage and counts the files done
-    («[1/2 done]»), redrawn in place on a real terminal, and erased when the work ends. Driven
+    («[готово 1 из 2]»), redrawn in place on a real terminal, and erased when the work ends. Driven
     by the work's own events, so it does not depend on how fast this machine parses."""
     master, slave = pty.openpty()
     files = [
@@ -55,10 +55,10 @@ def test_progress_shows_the_stage_and_the_files_on_a_terminal() -> None:
     with os.fdopen(slave, "w", encoding="utf-8") as terminal, ProgressLine(terminal, files) as line:
         assert line.enabled
         line("start", files[0])
-        seen = _read_until(master, "first.xlsx: reading XLSX workbook")
+        seen = _read_until(master, "first.xlsx: чтение книги XLSX")
         line("done", files[0])
         line("start", files[1])
-        seen += _read_until(master, "[1/2 done] second.xlsx: reading XLSX workbook")
+        seen += _read_until(master, "[готово 1 из 2] second.xlsx: чтение книги XLSX")
         line("done", files[1])
     seen += _read_until(master, "")
     os.close(master)
@@ -75,7 +75,7 @@ def test_a_parse_on_a_terminal_ends_with_the_line_erased_and_stdout_clean(tmp_pa
     code, stdout, terminal = _stderr_on_a_pty("parse", str(first), str(second))
     assert code == 0, terminal
     assert terminal.endswith("\r\x1b[2K")
-    assert "reading XLSX workbook" not in stdout
+    assert "чтение книги XLSX" not in stdout
     assert stdout.splitlines()[-1] == "итого файлов: 2 — готово: 2"
 
 
@@ -121,14 +121,14 @@ def test_a_line_printed_while_the_progress_runs_starts_on_a_cleared_line() -> No
     with os.fdopen(slave, "w", encoding="utf-8") as terminal, ProgressLine(terminal, files) as line:
         line("start", files[0])
         line("start", files[1])
-        seen = _read_until(master, "second.xlsx: reading XLSX workbook")
+        seen = _read_until(master, "second.xlsx: чтение книги XLSX")
         line("done", files[0])
         with line.above():
             terminal.write("done         first.xlsx (XLSX): INCOME\n")
             terminal.flush()
-        seen += _read_until(master, "[1/2 done] second.xlsx")
+        seen += _read_until(master, "[готово 1 из 2] second.xlsx")
         line("done", files[1])
     os.close(master)
     printed = seen.index("done         first.xlsx")
     assert seen[:printed].endswith("\r\x1b[2K")
-    assert "[1/2 done] second.xlsx" in seen[printed:]
+    assert "[готово 1 из 2] second.xlsx" in seen[printed:]

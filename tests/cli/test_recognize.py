@@ -29,16 +29,19 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalStack]:
 def test_recognize_follows_the_job_and_prints_its_documents(
     stack: LocalStack, tmp_path: Path
 ) -> None:
-    """Upload, status transitions on stderr up to done, then the documents from the core's
-    read API on stdout; the core's URL comes from ARM_KA_CORE_URL."""
+    """Upload, status transitions on stderr up to done (in Russian, with the seconds waited),
+    then the documents from the core's read API on stdout; the core's URL comes from
+    ARM_KA_CORE_URL."""
     path = tmp_path / "statements.xlsx"
     path.write_bytes(write_xlsx(onec_workbook()))
     run = arm_ka("recognize", str(path), "--timeout", "60", env={"ARM_KA_CORE_URL": stack.core_url})
     assert run.returncode == 0, run.stderr
-    assert "uploaded statements.xlsx as XLSX" in run.stderr
-    statuses = [line.split()[-1] for line in run.stderr.splitlines() if line.startswith("  ")]
-    assert statuses[-1] == "done"
-    assert set(statuses) <= {"queued", "published", "processing", "done"}
+    assert "загружен statements.xlsx (XLSX): файл " in run.stderr
+    statuses = [
+        line.split(" с  ", 1)[1] for line in run.stderr.splitlines() if line.startswith("  ")
+    ]
+    assert statuses[-1] == "готово"
+    assert set(statuses) <= {"в очереди", "отправлен", "распознаётся", "готово"}
     assert run.stdout.startswith("statements.xlsx — готово")
     assert "1. Баланс (полная) — готово, строк: 25" in run.stdout
     assert "2. ОФР (полная) — готово" in run.stdout
