@@ -23,8 +23,14 @@ from openpyxl.cell import WriteOnlyCell
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from services.cli._summary import failed_checks
-from services.cli._words import KINDS, STATUSES, VARIANTS
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
+from services.contract.words import (
+    DOCUMENT_TYPES,
+    FORM_VARIANTS,
+    OSV_ROW_KINDS,
+    OSV_ROW_TITLES,
+    STATUS_NAMES,
+)
 
 __all__ = [
     "HEADINGS",
@@ -72,24 +78,13 @@ HEADINGS: dict[str, str] = {
     "failed_check_list": "Невыполненные проверки",
     "sheet": "Лист выгрузки",
     "row_index": "Строка листа",
-    "level": "Уровень",
-    "kind": "Вид",
-    "account": "Счёт",
-    "name": "Наименование",
-    "inn": "ИНН",
-    "opening_debit": "Сальдо на начало, Дт",
-    "opening_credit": "Сальдо на начало, Кт",
-    "turnover_debit": "Обороты, Дт",
-    "turnover_credit": "Обороты, Кт",
-    "closing_debit": "Сальдо на конец, Дт",
-    "closing_credit": "Сальдо на конец, Кт",
+    **OSV_ROW_TITLES,
     "line_code": "Код",
     "line_name": "Наименование",
     "needs_review": "Нужна проверка",
 }
 """The Russian heading of each column key (a contract field the CLI does not know yet is
 written under its own name: `_heading`)."""
-_OSV_KINDS = {"account": "счёт", "subaccount": "субсчёт", "subconto": "субконто", "total": "итог"}
 
 ExportedFile = tuple[str, str, Mapping[str, Any]]
 """(file name, file type, its result file or error body)."""
@@ -147,7 +142,7 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
         for document in documents:
             number += 1
             kind = document.get("document_type", "?")
-            sheet = f"{number} {KINDS.get(str(kind), kind)}"[:31]
+            sheet = f"{number} {DOCUMENT_TYPES.get(str(kind), kind)}"[:31]
             failed = list(failed_checks(document.get("checks")))
             _append(
                 index,
@@ -156,7 +151,7 @@ def export_workbook(path: Path, files: Sequence[ExportedFile]) -> int:
                     file_type,
                     _status(status),
                     number,
-                    KINDS.get(str(kind), kind),
+                    DOCUMENT_TYPES.get(str(kind), kind),
                     _variant(document.get("form_variant")),
                     _status(document.get("status")),
                     _source(document.get("locator")),
@@ -196,7 +191,7 @@ def _osv_rows(name: str, document: Mapping[str, Any]) -> Iterable[list[Any]]:
             if column == "file"
             else _amount(row.get(column))
             if column in _AMOUNTS
-            else _OSV_KINDS.get(str(row.get(column)), row.get(column))
+            else OSV_ROW_KINDS.get(str(row.get(column)), row.get(column))
             if column == "kind"
             else row.get(column)
             for column in OSV_COLUMNS
@@ -223,11 +218,11 @@ def _heading(column: str) -> str:
 
 
 def _status(status: object) -> object:
-    return STATUSES.get(str(status), status) if status else status
+    return STATUS_NAMES.get(str(status), status) if status else status
 
 
 def _variant(variant: object) -> object:
-    return VARIANTS.get(str(variant), variant) if variant else variant
+    return FORM_VARIANTS.get(str(variant), variant) if variant else variant
 
 
 def _amount(value: Any) -> Any:

@@ -41,8 +41,9 @@ from services.cli._local import (
 )
 from services.cli._progress import ProgressLine
 from services.cli._summary import file_line, summarise_job, summarise_result, total_line
-from services.cli._words import STATUSES, seconds
+from services.cli._words import seconds
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
+from services.contract.words import STATUS_NAMES
 from services.runtime.local_command import exit_code_of, silence_stdout, write_json
 from services.runtime.version import package_version
 
@@ -402,7 +403,7 @@ def _job(args: argparse.Namespace) -> int:
 
 def _progress(started: float) -> Any:
     def show(status: str, job: dict[str, Any]) -> None:
-        shown = STATUSES.get(status, status)
+        shown = STATUS_NAMES.get(status, status)
         print(f"  {seconds(time.monotonic() - started):>9}  {shown}", file=sys.stderr, flush=True)
 
     return show

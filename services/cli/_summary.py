@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from services.arm_statements.money import show_amount
-from services.cli._words import KINDS, SEVERITIES, STATUSES, VARIANTS
+from services.contract.words import DOCUMENT_TYPES, FORM_VARIANTS, SEVERITIES, STATUS_NAMES
 
 __all__ = [
     "failed_checks",
@@ -32,11 +32,11 @@ _CHECKS = {
 
 
 def _status(status: object) -> str:
-    return STATUSES.get(str(status), str(status))
+    return STATUS_NAMES.get(str(status), str(status))
 
 
 def _kind(document_type: object) -> str:
-    return KINDS.get(str(document_type), str(document_type))
+    return DOCUMENT_TYPES.get(str(document_type), str(document_type))
 
 
 def _date(value: object) -> str:
@@ -113,7 +113,7 @@ def summarise_document(document: Mapping[str, Any], *, number: int, indent: str)
     the failed checks and the warnings."""
     kind = _kind(document.get("document_type", "?"))
     variant = document.get("form_variant")
-    named = f"{kind} ({VARIANTS.get(str(variant), variant)})" if variant else kind
+    named = f"{kind} ({FORM_VARIANTS.get(str(variant), variant)})" if variant else kind
     parts = [named, "—", _status(document.get("status"))]
     size = _size(document)
     where = _where(document.get("locator"))

@@ -1,27 +1,9 @@
-"""The CLI's Russian names of statuses, document types, form variants and severities.
-
-The analyst reads the summaries, the progress and the export in Russian; the codes stay in
-`--json` and at the start of a batch line. Kept here rather than imported from arm-core's
-`documents/words.py`: the CLI must not import the core (decision 0033).
-"""
+"""Seconds as the analyst reads them in `arm-ka`'s output (the names of the contract's codes
+are `services.contract.words`, one table with arm-core's pages and export)."""
 
 from __future__ import annotations
 
-__all__ = ["KINDS", "SEVERITIES", "STATUSES", "VARIANTS", "seconds"]
-
-STATUSES = {
-    "queued": "в очереди",
-    "published": "отправлен",
-    "processing": "распознаётся",
-    "done": "готово",
-    "needs_check": "нужна проверка",
-    "error": "ошибка",
-    "timeout": "нет ответа",
-    "dlq": "не доставлен",
-}
-KINDS = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ", "DISCLOSURE": "Пояснения"}
-VARIANTS = {"full": "полная", "simplified": "упрощённая"}
-SEVERITIES = {"error": "ошибка", "warning": "предупреждение", "info": "сведения"}
+__all__ = ["seconds"]
 
 
 def seconds(value: float) -> str:

@@ -54,6 +54,7 @@ from services.contract.models.result_v2 import (
     StatementValue,
 )
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
+from services.contract.words import OSV_ROW_KINDS, OSV_ROW_TITLES
 
 __all__ = [
     "CHECKS_SHEET",
@@ -80,19 +81,7 @@ CORRECTED_FILL = "FFC6EFCE"
 """Green: a value an analyst corrected or confirmed."""
 DOUBT_FILL = "FFFFEB9C"
 """Yellow: a value (or a line's code) still needing review."""
-OSV_TITLES: dict[str, str] = {
-    "level": "Уровень",
-    "kind": "Вид",
-    "account": "Счёт",
-    "name": "Наименование",
-    "inn": "ИНН",
-    "opening_debit": "Сальдо на начало, Дт",
-    "opening_credit": "Сальдо на начало, Кт",
-    "turnover_debit": "Обороты, Дт",
-    "turnover_credit": "Обороты, Кт",
-    "closing_debit": "Сальдо на конец, Дт",
-    "closing_credit": "Сальдо на конец, Кт",
-}
+OSV_TITLES = OSV_ROW_TITLES
 """The heading of each exported field of the contract's ОСВ row."""
 OSV_LEFT_OFF = frozenset({"row_index", "ref"})
 """Row fields not exported: the table's own order is the rows' order, and the source cell a
@@ -103,7 +92,6 @@ OSV_COLUMNS: tuple[tuple[str, str], ...] = tuple(
 """(field, heading) of each column, in the contract's order (services.contract.osv_row). A
 field the contract adds is exported under its own name until it has a title (a test fails
 until then), rather than dropped or breaking the export."""
-_OSV_KINDS = {"account": "счёт", "subaccount": "субсчёт", "subconto": "субконто", "total": "итог"}
 _MONEY = frozenset(OSV_SUM_FIELDS)
 _DANGEROUS = ("=", "+", "-", "@", "\t", "\r")
 _WHOLE = "#,##0"
@@ -440,7 +428,7 @@ def _osv_table(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
         yield [
             _money(row.get(k))
             if k in _MONEY
-            else _OSV_KINDS.get(str(row.get(k)), row.get(k))
+            else OSV_ROW_KINDS.get(str(row.get(k)), row.get(k))
             if k == "kind"
             else row.get(k)
             for k, _ in OSV_COLUMNS

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from services.arm_statements.money import show_amount
+from services.contract.words import DOCUMENT_TYPES, FORM_VARIANTS, SEVERITIES, STATUS_NAMES
 
 __all__ = [
     "CHECK_KINDS",
@@ -26,24 +27,12 @@ __all__ = [
     "ru_date",
 ]
 
-STATUS_NAMES: dict[str, str] = {
-    "queued": "в очереди",
-    "published": "отправлен",
-    "processing": "распознаётся",
-    "done": "готово",
-    "needs_check": "нужна проверка",
-    "error": "ошибка",
-    "timeout": "нет ответа",
-    "dlq": "не доставлен",
-}
-DOCUMENT_TYPES = {"BALANCE": "Баланс", "INCOME": "ОФР", "OSV": "ОСВ", "DISCLOSURE": "Пояснения"}
 DOCUMENT_TITLES = {
     "BALANCE": "Бухгалтерский баланс",
     "INCOME": "Отчёт о финансовых результатах",
     "OSV": "Оборотно-сальдовая ведомость",
     "DISCLOSURE": "Пояснения",
 }
-FORM_VARIANTS = {"full": "полная", "simplified": "упрощённая"}
 LINE_STATUSES = {
     "ok": "",
     "unreadable": "код не прочитан",
@@ -55,7 +44,6 @@ REVIEW_STATES = {
     "in_progress": "проверяется",
     "reviewed": "проверен",
 }
-SEVERITIES = {"error": "ошибка", "warning": "предупреждение", "info": "сведения"}
 CHECK_KINDS = {"relations_failed": "строгое", "soft_relations_failed": "мягкое"}
 OSV_CHECKS = {
     "ROW_BALANCE": "сальдо на конец = сальдо на начало + обороты",
