@@ -47,7 +47,8 @@ async def test_a_scan_value_is_shown_by_its_crop_and_its_box_on_the_page(
     page: Page, stack: LocalStack
 ) -> None:
     """Upload → the balance → the total's value: its crop shows 12 790, the box is drawn on
-    the page, «+» zooms the page around the box and dragging pans it; no internal ref."""
+    the page, «+» zooms the page around the box (swapping in its ≥ 200-dpi rendering) and
+    dragging pans it; no internal ref."""
     await page.goto("/ui/files")
     name = f"balance-{uuid.uuid4().hex[:6]}.pdf"
     payload: FilePayload = {
@@ -101,11 +102,18 @@ async def test_a_scan_value_is_shown_by_its_crop_and_its_box_on_the_page(
         and mark["y"] + mark["height"] <= page_box["y"] + page_box["height"] + 1
     )
 
-    # «+» on the page view zooms in around the box; dragging pans it.
+    # «+» on the page view zooms in around the box; dragging pans it. Zoomed, the page drawn
+    # at the screen's 108 dpi is swapped for its ≥ 200-dpi rendering, so the digits stay sharp.
+    screen_width = await sheet.evaluate("i => i.naturalWidth")
     page_view = page.locator(".evidence-view", has=sheet)
     viewport = page_view.locator(".evidence-viewport")
     await page_view.locator("[data-zoom=in]").click()
     await page_view.locator("[data-zoom=in]").click()
+    await page.wait_for_function(
+        "least => { const i = document.getElementById('source-page');"
+        " return i.src.includes('sharp=true') && i.complete && i.naturalWidth >= least; }",
+        arg=screen_width * 200 / 108,
+    )
     zoomed = await sheet.bounding_box()
     assert zoomed is not None and zoomed["width"] > page_box["width"] * 2
     before = await viewport.evaluate("v => [v.scrollLeft, v.scrollTop]")

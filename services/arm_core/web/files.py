@@ -215,13 +215,20 @@ async def file_page(request: Request, deps: Deps, _who: Reader, file_id: uuid.UU
 
 @router.get(f"{UI_PREFIX}/files/{{file_id}}/pages/{{page}}.png")
 async def page_image(
-    deps: Deps, sources: Sources, _who: Analyst, file_id: uuid.UUID, page: int
+    deps: Deps,
+    sources: Sources,
+    _who: Analyst,
+    file_id: uuid.UUID,
+    page: int,
+    sharp: Annotated[bool, Query()] = False,
 ) -> Response:
+    """A page of a scan as PNG: at the screen's 108 dpi, or `?sharp=true` at 216 dpi for the
+    zoomed page view of the evidence panel (its pixels capped either way)."""
     async with deps.sessions() as session:
         stored = await session.get(StoredFile, file_id)
     if stored is None or stored.file_type in EXCEL_TYPES:
         raise PageNotFound("страница")
-    image = await sources.page_png(deps.uploads, stored, page)
+    image = await sources.page_png(deps.uploads, stored, page, sharp=sharp)
     if image is None:
         raise PageNotFound("страница")
     return Response(image, media_type="image/png", headers={"Cache-Control": "max-age=3600"})

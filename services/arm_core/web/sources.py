@@ -16,11 +16,12 @@ from fastapi import Depends, Request
 
 from services.arm_core.db.models import StoredFile
 from services.arm_core.exceptions import FileOverLimits, FilesBusy, Refused, Unavailable
-from services.arm_core.jobs.evidence import EvidenceService
+from services.arm_core.jobs.evidence import EVIDENCE_DPI, EvidenceService
 from services.arm_core.jobs.uploads import UploadService
 from services.arm_core.web import source
 from services.arm_core.web.source_cache import SourceCache
 from services.documents_io.cells import CellWindow
+from services.documents_io.pages import PAGE_SCALE
 from services.runtime.storage import StorageError
 
 __all__ = ["EXCEL_TYPES", "SourceReader", "Sources", "evidence_origin"]
@@ -73,16 +74,23 @@ class SourceReader:
             return {"kind": "none", "reason": f"в файле нет листа «{parsed.sheet}»"}
         return {"kind": "excel", "window": window, "ref": ref}
 
-    async def page_png(self, uploads: UploadService, stored: StoredFile, page: int) -> bytes | None:
+    async def page_png(
+        self, uploads: UploadService, stored: StoredFile, page: int, *, sharp: bool = False
+    ) -> bytes | None:
         """Page `page` of a scan as a PNG of capped pixels (None when there is no such page);
-        `FileOverLimits` / `FilesBusy` / a refusal of its content when it cannot be drawn."""
+        `FileOverLimits` / `FilesBusy` / a refusal of its content when it cannot be drawn.
+
+        `sharp`: a PDF page at the evidence crops' dpi (`EVIDENCE_DPI`, 216) instead of the
+        screen's 108, for the zoomed page view, whose digits must stay readable when enlarged
+        (an image upload is drawn at its own resolution either way)."""
+        scale = EVIDENCE_DPI / 72 if sharp else PAGE_SCALE
 
         async def render() -> tuple[bytes | None, int]:
             data = await uploads.read(stored)
-            png = await uploads.file_reads.page_png(data, stored.file_type, page)
+            png = await uploads.file_reads.page_png(data, stored.file_type, page, scale=scale)
             return png, len(png or b"")
 
-        image: bytes | None = await self.cache.get(stored.id, ("page", page), render)
+        image: bytes | None = await self.cache.get(stored.id, ("page", page, scale), render)
         return image
 
 

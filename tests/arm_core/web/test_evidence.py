@@ -178,9 +178,41 @@ async def test_the_panel_shows_the_crop_and_the_page_with_the_box_never_the_ref(
     crop_url = f"/api/v1/documents/{scan.document_id}/evidence?ref="
     assert f'id="evidence-crop" src="{crop_url}' in panel.replace("&amp;", "&")
     assert f'src="/ui/files/{scan.file_id}/pages/1.png"' in panel
+    assert f'data-sharp="/ui/files/{scan.file_id}/pages/1.png?sharp=true"' in panel
     box = re.search(r'<rect id="evidence-box" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)"', panel)
     assert box is not None and 0 < float(box.group(3)) < 50
     assert 'data-zoom="in"' in panel and 'src="/ui/static/evidence.js"' in panel
     assert line["ref"] not in panel and "p1:t0" not in panel
     script = await client.get("/ui/static/evidence.js")
     assert script.status_code == 200
+
+
+async def test_the_zoomed_page_is_rendered_at_200_dpi_or_more(
+    client: httpx.AsyncClient, scan: Recognised
+) -> None:
+    """The page view is drawn at the screen's 108 dpi; its sharp rendering (what the panel
+    swaps in when the page is zoomed) is ≥ 200 dpi of the PDF page, so a value's digits read
+    off the enlarged page, here OCR'd from it where the value's box says."""
+    import pypdfium2
+
+    document = pypdfium2.PdfDocument(render_pdf((BALANCE,)))
+    try:
+        points_wide = document[0].get_width()
+    finally:
+        document.close()
+    url = f"/ui/files/{scan.file_id}/pages/1.png"
+    screen, sharp = await client.get(url), await client.get(url, params={"sharp": "true"})
+    assert screen.status_code == sharp.status_code == 200
+    with PIL.Image.open(io.BytesIO(screen.content)) as image:
+        assert image.width < points_wide / 72 * 200  # the screen's page alone is not enough
+    with PIL.Image.open(io.BytesIO(sharp.content)) as image:
+        assert image.width >= points_wide / 72 * 200
+        _, line = (await _values(client, scan.document_id))[3]
+        value = line["values"][0]
+        crop = await client.get(_url(scan.document_id, line["ref"], value["column_index"]))
+        x0, y0, x1, y1 = (int(v) for v in crop.headers["x-evidence-box"].split(","))
+        assert crop.headers["x-evidence-page-size"] == f"{image.width},{image.height}"
+        margin = (y1 - y0) // 4
+        cut = io.BytesIO()
+        image.crop((x0 - margin, y0 - margin, x1 + margin, y1 + margin)).save(cut, "PNG")
+    assert _digits(value["amount"] or "") in _ocr_digits(cut.getvalue())

@@ -20,8 +20,19 @@
     var x = (viewport.scrollLeft + cx) / old, y = (viewport.scrollTop + cy) / old;
     viewport.dataset.scale = String(zoom);
     inner.style.width = zoom * 100 + "%";
+    if (zoom > 1) sharpen(inner);
     viewport.scrollLeft = x * zoom - cx;
     viewport.scrollTop = y * zoom - cy;
+  }
+
+  // The page is first drawn at the screen's 108 dpi; enlarged, it is swapped once for its
+  // 216-dpi rendering (data-sharp), so zoomed digits stay readable. Same aspect ratio, and the
+  // box is in percent of the page, so nothing moves.
+  function sharpen(inner) {
+    var img = inner.querySelector("img[data-sharp]");
+    if (!img) return;
+    img.src = img.dataset.sharp;
+    img.removeAttribute("data-sharp");
   }
 
   function centreOnBox(viewport) {
