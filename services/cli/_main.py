@@ -39,7 +39,7 @@ from services.cli._local import (
     prepare,
     read_file,
 )
-from services.cli._progress import ProgressLine
+from services.cli._progress import ProgressLine, page_count
 from services.cli._summary import file_line, summarise_job, summarise_result, total_line
 from services.cli._words import seconds
 from services.cli.exceptions import EXIT_ERROR, EXIT_OK, CliError, UsageError
@@ -376,11 +376,13 @@ def _recognize(args: argparse.Namespace) -> int:
     with _core(args) as core:
         upload = core.upload(path.name, data)
         job_id, file_id = str(upload["job_id"]), str(upload["file_id"])
-        print(
-            f"загружен {path.name} ({upload.get('file_type')}): файл {file_id}, задание {job_id}",
-            file=sys.stderr,
+        file_type = str(upload.get("file_type"))
+        pages = page_count(data, file_type)
+        kind = f"{file_type}, страниц: {pages}" if pages else file_type
+        print(f"загружен {path.name} ({kind}): файл {file_id}, задание {job_id}", file=sys.stderr)
+        job = core.follow(
+            job_id, timeout=args.timeout, on_status=_progress(time.monotonic(), pages)
         )
-        job = core.follow(job_id, timeout=args.timeout, on_status=_progress(time.monotonic()))
         documents = core.documents(file_id, job_id)
     return _print_job(
         job, documents, name=path.name, as_json=args.json, code=exit_code_of(str(job.get("status")))
@@ -401,9 +403,15 @@ def _job(args: argparse.Namespace) -> int:
     return _print_job(job, documents, name=None, as_json=args.json, code=code)
 
 
-def _progress(started: float) -> Any:
+def _progress(started: float, pages: int | None = None) -> Any:
+    """Each status as it comes, with the seconds waited; while it runs, the pages of the scan
+    (the total: no service reports the pages done, decision 0037)."""
+    from services.cli._core import ACTIVE_STATUSES  # httpx only for the core's commands
+
     def show(status: str, job: dict[str, Any]) -> None:
         shown = STATUS_NAMES.get(status, status)
+        if pages and status in ACTIVE_STATUSES:
+            shown += f", страниц: {pages}"
         print(f"  {seconds(time.monotonic() - started):>9}  {shown}", file=sys.stderr, flush=True)
 
     return show

@@ -25,17 +25,17 @@ __all__ = ["ProgressLine", "page_count"]
 _REDRAW_SECONDS = 0.25
 
 
-def page_count(file: Planned) -> int | None:
+def page_count(data: bytes | None, file_type: str | None) -> int | None:
     """The pages a PDF has (a PNG / JPG is one), read in the parent; None for a workbook, a
     PDF not read yet or one that does not open (the recogniser says why)."""
-    if file.file_type in ("PNG", "JPG"):
+    if file_type in ("PNG", "JPG"):
         return 1
-    if file.file_type != "PDF" or file.data is None:
+    if file_type != "PDF" or data is None:
         return None
     try:
         import pypdfium2
 
-        document = pypdfium2.PdfDocument(io.BytesIO(file.data))
+        document = pypdfium2.PdfDocument(io.BytesIO(data))
     except Exception:
         return None
     try:
@@ -73,7 +73,7 @@ class ProgressLine:
     def __call__(self, event: str, file: Planned | None) -> None:
         if not self._enabled or file is None:
             return
-        stage = _stage(file, page_count(file)) if event == "start" else ""
+        stage = _stage(file, page_count(file.data, file.file_type)) if event == "start" else ""
         with self._lock:
             if event == "start":
                 self._running[file.path] = time.monotonic()

@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.documents_io.exceptions import NotThatFormat as NotThatFormat
     from services.documents_io.pages import MAX_PAGE_PIXELS as MAX_PAGE_PIXELS
     from services.documents_io.pages import PAGE_SCALE as PAGE_SCALE
+    from services.documents_io.pages import page_count as page_count
     from services.documents_io.pages import render_page_png as render_page_png
     from services.documents_io.tiff import DEFAULT_DPI as DEFAULT_DPI
     from services.documents_io.tiff import MAX_PAGES as MAX_PAGES
@@ -34,6 +35,7 @@ if TYPE_CHECKING:  # what mypy sees: the same names, typed; `X as X` marks them 
     from services.documents_io.tiff import is_tiff as is_tiff
     from services.documents_io.tiff import is_tiff_name as is_tiff_name
     from services.documents_io.tiff import tiff_to_pdf as tiff_to_pdf
+    from services.documents_io.workers import count_pages as count_pages
     from services.documents_io.workers import read_cell_window as read_cell_window
     from services.documents_io.workers import render_page as render_page
     from services.documents_io.workers import tiff_as_pdf as tiff_as_pdf
@@ -52,12 +54,14 @@ _LAZY: dict[str, str] = {
     "tiff_to_pdf": "services.documents_io.tiff",
     "MAX_PAGE_PIXELS": "services.documents_io.pages",
     "PAGE_SCALE": "services.documents_io.pages",
+    "page_count": "services.documents_io.pages",
     "render_page_png": "services.documents_io.pages",
     "CellWindow": "services.documents_io.cells",
     "ExcelRef": "services.documents_io.cells",
     "MAX_COLUMNS": "services.documents_io.cells",
     "ROWS_AROUND": "services.documents_io.cells",
     "cell_window": "services.documents_io.cells",
+    "count_pages": "services.documents_io.workers",
     "read_cell_window": "services.documents_io.workers",
     "render_page": "services.documents_io.workers",
     "tiff_as_pdf": "services.documents_io.workers",

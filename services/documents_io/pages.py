@@ -24,7 +24,7 @@ from PIL import Image
 
 from services.documents_io.exceptions import DocumentTooLarge, DocumentUnreadable, NotThatFormat
 
-__all__ = ["MAX_PAGE_PIXELS", "PAGE_SCALE", "render_page_png"]
+__all__ = ["MAX_PAGE_PIXELS", "PAGE_SCALE", "page_count", "render_page_png"]
 
 PAGE_SCALE = 1.5
 """Screen scale of a rendered PDF page (1 pt → 1.5 px)."""
@@ -54,6 +54,23 @@ def render_page_png(
     buffer = io.BytesIO()
     image.convert("RGB").save(buffer, format="PNG")
     return buffer.getvalue()
+
+
+def page_count(data: bytes, file_type: str) -> int:
+    """How many pages the stored scan has (an image is one): the total a running recognition
+    of it works through. Reads the PDF's page tree only, renders nothing."""
+    if file_type in ("PNG", "JPG"):
+        return 1
+    if file_type != "PDF":
+        raise NotThatFormat(f"a {file_type} file has no pages to count")
+    try:
+        document = pypdfium2.PdfDocument(data)
+    except pypdfium2.PdfiumError as exc:
+        raise DocumentUnreadable(f"the PDF could not be read ({exc})") from None
+    try:
+        return len(document)
+    finally:
+        document.close()
 
 
 def _capped(width: float, height: float, max_pixels: int) -> float:

@@ -9,11 +9,11 @@ worker and waiting place is taken, the others when a limit was hit.
 from __future__ import annotations
 
 from services.documents_io.cells import CellWindow, ExcelRef, cell_window
-from services.documents_io.pages import MAX_PAGE_PIXELS, PAGE_SCALE, render_page_png
+from services.documents_io.pages import MAX_PAGE_PIXELS, PAGE_SCALE, page_count, render_page_png
 from services.documents_io.tiff import tiff_to_pdf
 from services.runtime.file_workers import FileWorkers
 
-__all__ = ["read_cell_window", "render_page", "tiff_as_pdf"]
+__all__ = ["count_pages", "read_cell_window", "render_page", "tiff_as_pdf"]
 
 
 async def render_page(
@@ -27,6 +27,11 @@ async def render_page(
 ) -> bytes | None:
     """`pages.render_page_png` in a worker."""
     return await workers.run(_render, data, file_type, page, max_pixels, scale)
+
+
+async def count_pages(workers: FileWorkers, data: bytes, file_type: str) -> int:
+    """`pages.page_count` in a worker."""
+    return await workers.run(page_count, data, file_type)
 
 
 async def tiff_as_pdf(workers: FileWorkers, data: bytes, max_bytes: int | None) -> bytes:

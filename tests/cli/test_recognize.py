@@ -15,6 +15,7 @@ from services.devstack import LocalStack
 from services.devstack.embedded import free_port
 from tests.builders import write_xlsx
 from tests.cli._run import ARM_KA, arm_ka
+from tests.scan_gateway._forms import BALANCE, render_pdf
 from tests.tabular_parser.statements._forms import onec_workbook
 
 
@@ -132,3 +133,23 @@ def test_a_job_id_that_is_no_uuid_is_refused_before_any_request(job_id: str) -> 
     run = arm_ka("job", job_id, "--core", f"http://127.0.0.1:{free_port()}")
     assert run.returncode == 64, run.stderr
     assert "not a job id" in run.stderr
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+def test_recognize_shows_the_pages_of_a_scan_while_it_runs(
+    stack: LocalStack, tmp_path: Path
+) -> None:
+    """A two-page PDF: the upload line and every status line while the job runs say «страниц:
+    2» (as the review page does), the final status line does not."""
+    path = tmp_path / "balance.pdf"
+    path.write_bytes(render_pdf((BALANCE, BALANCE)))
+    run = arm_ka("recognize", str(path), "--timeout", "120", "--core", stack.core_url)
+    assert run.returncode in (0, 2), run.stderr
+    assert "загружен balance.pdf (PDF, страниц: 2): файл " in run.stderr
+    statuses = [
+        line.split(" с  ", 1)[1] for line in run.stderr.splitlines() if line.startswith("  ")
+    ]
+    assert len(statuses) >= 2  # polled right after the upload: the job has not ended yet
+    assert statuses[-1] in ("готово", "нужна проверка")
+    assert all(s.endswith(", страниц: 2") for s in statuses[:-1]), statuses

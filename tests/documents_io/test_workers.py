@@ -18,6 +18,7 @@ from services.documents_io import (
     DocumentUnreadable,
     ExcelRef,
     NotThatFormat,
+    count_pages,
     read_cell_window,
     render_page,
 )
@@ -121,6 +122,21 @@ async def test_an_image_page_is_downscaled_to_the_cap() -> None:
     assert image.width * image.height <= 1_000_000
     assert abs(image.width / image.height - 4 / 3) < 0.01
     assert image.getpixel((10, 10)) == (200, 10, 10)
+
+
+async def test_the_pages_of_a_scan_are_counted_in_a_worker() -> None:
+    """The total a running recognition shows: a three-page PDF has 3, an image 1; a damaged
+    PDF is DocumentUnreadable and a workbook NotThatFormat (it has no pages)."""
+    out = io.BytesIO()
+    pages = [Image.new("RGB", (200, 300), (255, 255, 255)) for _ in range(3)]
+    pages[0].save(out, format="PDF", save_all=True, append_images=pages[1:])
+    async with FileWorkers(FileWorkerLimits(workers=1)) as workers:
+        assert await count_pages(workers, out.getvalue(), "PDF") == 3
+        assert await count_pages(workers, b"\x89PNG whatever", "PNG") == 1
+        with pytest.raises(DocumentUnreadable):
+            await count_pages(workers, b"%PDF-1.4 broken", "PDF")
+        with pytest.raises(NotThatFormat):
+            await count_pages(workers, b"PK\x03\x04 a workbook", "XLSX")
 
 
 def _hold(seconds: float) -> float:

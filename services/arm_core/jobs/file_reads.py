@@ -30,7 +30,12 @@ from services.documents_io.exceptions import (
     NotThatFormat,
 )
 from services.documents_io.pages import MAX_PAGE_PIXELS, PAGE_SCALE
-from services.documents_io.workers import read_cell_window, render_page, tiff_as_pdf
+from services.documents_io.workers import (
+    count_pages,
+    read_cell_window,
+    render_page,
+    tiff_as_pdf,
+)
 from services.runtime.exceptions import (
     SandboxBusy,
     SandboxError,
@@ -67,6 +72,10 @@ class FileReads:
                 self.workers, data, file_type, page, max_pixels=self.max_page_pixels, scale=scale
             )
         )
+
+    async def page_count(self, data: bytes, file_type: str) -> int:
+        """How many pages a stored scan has (an image is one)."""
+        return await _refused(count_pages(self.workers, data, file_type))
 
     async def cell_window(
         self, data: bytes, ref: ExcelRef, *, amount: str | None, text: str | None

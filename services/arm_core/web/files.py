@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core.db.documents import Document
-from services.arm_core.db.models import ACTIVE_STATUSES, Correction, StoredFile
+from services.arm_core.db.models import ACTIVE_STATUSES, Correction, RecognitionJob, StoredFile
 from services.arm_core.documents.corrections import load_corrected
 from services.arm_core.documents.listing import (
     FAILED_STATUSES,
@@ -45,7 +45,7 @@ from services.arm_core.rest.problems import problem_of
 from services.arm_core.web.names import STATUS_NAMES
 from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.render import UI_PREFIX, render
-from services.arm_core.web.sources import EXCEL_TYPES, Sources
+from services.arm_core.web.sources import EXCEL_TYPES, SourceReader, Sources
 
 __all__ = ["router"]
 
@@ -60,7 +60,12 @@ _ATTENTION = {"yes": True, "no": False}
 
 
 async def _file_page_data(
-    deps: ApiDeps, status: str | None, attention: str | None, order: str | None, offset: int
+    deps: ApiDeps,
+    sources: SourceReader,
+    status: str | None,
+    attention: str | None,
+    order: str | None,
+    offset: int,
 ) -> dict[str, Any]:
     # The filters' «все» send an empty value; an unknown one filters nothing either. The page
     # puts what needs the analyst first unless asked for the newest.
@@ -85,6 +90,7 @@ async def _file_page_data(
             "job": job,
             "documents": glances.get(f.id, []),
             "failed": job is not None and job.status in FAILED_STATUSES,
+            "pages": await _pages_while_running(deps, sources, f, job),
         }
         for f, job in latest
     ]
@@ -100,6 +106,15 @@ async def _file_page_data(
         "query": query,
         "running": running,
     }
+
+
+async def _pages_while_running(
+    deps: ApiDeps, sources: SourceReader, stored: StoredFile, job: RecognitionJob | None
+) -> int | None:
+    """The pages a running recognition of a scan works through (decision 0037), else None."""
+    if job is None or job.status not in _ACTIVE:
+        return None
+    return await sources.page_count(deps.uploads, stored)
 
 
 async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:
@@ -140,6 +155,7 @@ async def root() -> RedirectResponse:
 async def files_page(
     request: Request,
     deps: Deps,
+    sources: Sources,
     _who: Reader,
     status: Annotated[str | None, Query()] = None,
     attention: Annotated[str | None, Query()] = None,
@@ -148,7 +164,7 @@ async def files_page(
 ) -> HTMLResponse:
     """The files page, or only its table for htmx (the filters, the polling) and for
     `/ui/files/table`; `Vary` keeps a cache from serving one for the other."""
-    data = await _file_page_data(deps, status, attention, order, offset)
+    data = await _file_page_data(deps, sources, status, attention, order, offset)
     fragment = _wants_table(request)
     response = render(request, "_files_table.html" if fragment else "files.html", **data)
     response.headers["Vary"] = "HX-Request, HX-Target"
@@ -193,7 +209,9 @@ async def rerun(deps: Deps, _who: Integrator, file_id: uuid.UUID) -> Response:
 
 
 @router.get(f"{UI_PREFIX}/files/{{file_id}}", response_class=HTMLResponse)
-async def file_page(request: Request, deps: Deps, _who: Reader, file_id: uuid.UUID) -> HTMLResponse:
+async def file_page(
+    request: Request, deps: Deps, sources: Sources, _who: Reader, file_id: uuid.UUID
+) -> HTMLResponse:
     async with deps.sessions() as session:
         stored = await file_with_jobs(session, file_id)
         if stored is None:
@@ -210,6 +228,8 @@ async def file_page(request: Request, deps: Deps, _who: Reader, file_id: uuid.UU
         documents=documents,
         reviews=reviews,
         running=latest is not None and latest.status in _ACTIVE,
+        latest=latest,
+        pages=await _pages_while_running(deps, sources, stored, latest),
     )
 
 

@@ -93,6 +93,27 @@ class SourceReader:
         image: bytes | None = await self.cache.get(stored.id, ("page", page, scale), render)
         return image
 
+    async def page_count(self, uploads: UploadService, stored: StoredFile) -> int | None:
+        """The pages of a stored scan, for «страниц: 5» beside a running recognition; None
+        when it cannot be said (a workbook, a file that does not open) or not now (S3 or the
+        file workers busy: asked again at the next refresh). Kept per file, a file that does
+        not open too: the list asks every second."""
+        if stored.file_type in EXCEL_TYPES:
+            return None
+
+        async def count() -> tuple[int | None, int]:
+            data = await uploads.read(stored)
+            try:
+                return await uploads.file_reads.page_count(data, stored.file_type), 16
+            except (FileOverLimits, Refused):
+                return None, 16
+
+        try:
+            pages: int | None = await self.cache.get(stored.id, ("pages",), count)
+        except (StorageError, Unavailable):
+            return None
+        return pages
+
 
 async def evidence_origin(
     evidence: EvidenceService,

@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from services.arm_core.web.views import waited
+from tests.scan_gateway._forms import BALANCE, render_pdf
 
 pytestmark = pytest.mark.db
 
@@ -80,3 +81,22 @@ async def test_a_file_being_recognised_shows_how_long_it_has_waited(
     assert table.status_code == 200
     assert re.search(r"распознаётся… <span class=\"waited\" data-waited>0:0\d</span>", table.text)
     assert "every 1s" in table.text
+
+
+async def test_a_scan_being_recognised_shows_its_pages_beside_the_wait(
+    client: httpx.AsyncClient, sample_files: dict[str, bytes]
+) -> None:
+    """A three-page PDF in recognition: the files list and the file page say «страниц: 3»
+    beside the time waited (the page count read by the core's file worker; no contract field,
+    decision 0037); a workbook being recognised shows no page count."""
+    pdf = render_pdf((BALANCE, BALANCE, BALANCE))
+    upload = await client.post("/api/v1/files", files={"file": ("three.pdf", pdf)})
+    assert upload.status_code == 201, upload.text
+    await client.post("/api/v1/files", files={"file": ("book.xlsx", sample_files["XLSX"])})
+    table = (await client.get("/ui/files/table")).text
+    assert table.count("распознаётся…") == 2 and table.count("data-pages=") == 1
+    assert re.search(
+        r'data-waited>0:0\d</span> <span class="muted" data-pages="3">· страниц: 3</span>', table
+    ), table
+    page = (await client.get(f"/ui/files/{upload.json()['file_id']}")).text
+    assert re.search(r'data-waited>0:0\d</span> <span data-pages="3">· страниц: 3</span>', page)
