@@ -4,9 +4,9 @@ The first sheet, «Сводка», has a row per document (a file with none gets
 file, file type, file status, document number, type, form variant, document status, sheet of
 the workbook it was read from, failed checks (count and text). Then a sheet per document,
 named «N Тип» after its summary row. Headings, types, variants and statuses are Russian (the
-analyst reads the workbook; `--json` keeps the codes). ОСВ rows are a flat table (one row per account / subconto
-row, amounts as numbers) ready for a pivot; a statement is one row per line with its code,
-name and one column per period column. Amounts are written as exact decimals. Every text cell
+analyst reads the workbook; `--json` keeps the codes). ОСВ rows are a flat table (one row per
+account / subconto row, amounts as numbers) ready for a pivot; a statement is one row per line
+with its code, name and one column per period column. Amounts are written as exact decimals. Every text cell
 is a string cell, whatever it begins with (openpyxl would store a str starting with «=» as a
 formula): a borrower's line name never becomes a live formula in the analyst's workbook.
 """

@@ -111,7 +111,7 @@ def expand_paths(paths: Sequence[Path]) -> list[Path]:
                 p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in _SUFFIXES
             )
             if not found:
-                raise UsageError(f"no XLS, XLSX, XLSB, PDF, PNG, JPG or TIFF file in {path}")
+                raise UsageError(f"в {path} нет файлов XLS, XLSX, XLSB, PDF, PNG, JPG или TIFF")
             out.extend(found)
         else:
             out.append(path)
@@ -131,7 +131,7 @@ def plan(path: Path, *, only: Service | None = None, keep: bool = True) -> Plann
     """
     data = read_file(path)
     if not data:
-        raise UsageError(f"{path.name}: empty file (0 bytes)")
+        raise UsageError(f"{path.name}: пустой файл (0 байт)")
     kind = file_type(path.name, data)
     source: str | None = None
     if kind is None or path.suffix.lower() in TIFF_SUFFIXES:
@@ -146,8 +146,8 @@ def plan(path: Path, *, only: Service | None = None, keep: bool = True) -> Plann
                 data, kind, source = pdf, "PDF", "TIFF"
     if kind is None:
         msg = (
-            f"{path.name}: not a supported file (XLS, XLSX, XLSB, PDF, PNG, JPG, TIFF by "
-            "content or extension)"
+            f"{path.name}: файл не распознаётся (ни по содержимому, ни по расширению это не "
+            "XLS, XLSX, XLSB, PDF, PNG, JPG или TIFF)"
         )
         raise UsageError(msg)
     service: Service = "tabular-parser" if kind in EXCEL_TYPES else "scan-gateway"
@@ -169,19 +169,19 @@ def load(file: Planned) -> Planned:
     name = file.path.name
     data = read_file(file.path)
     if not data:
-        raise UsageError(f"{name}: empty file (0 bytes) since it was planned")
+        raise UsageError(f"{name}: файл стал пустым (0 байт) за время работы")
     if file.source_type == "TIFF":
         try:
             pdf = tiff_as_pdf(name, data)
         except ValueError as exc:
             raise UsageError(f"{name}: {exc}") from None
         if pdf is None:
-            raise UsageError(f"{name}: no longer a TIFF (planned as one)")
+            raise UsageError(f"{name}: файл больше не TIFF (был TIFF в начале работы)")
         return replace(file, data=pdf)
     kind = file_type(name, data)
     if kind != file.file_type:
-        now = kind or "not a supported file"
-        raise UsageError(f"{name}: is {now} now, but was {file.file_type} when planned")
+        now = kind or "нераспознаваемый файл"
+        raise UsageError(f"{name}: теперь {now}, а в начале работы был {file.file_type}")
     return replace(file, data=data)
 
 

@@ -75,25 +75,25 @@ def test_a_folder_gives_a_line_per_file_and_a_total(tmp_path: Path) -> None:
 
 
 def test_a_bad_file_in_a_batch_is_skipped_and_fails_the_exit_code(tmp_path: Path) -> None:
-    """An empty file says «empty file» as the API does; the others are still recognised, and
-    the exit code is 2 since not every file was recognised."""
+    """An empty file says «пустой файл» (the API's «empty file»); the others are still
+    recognised, and the exit code is 2 since not every file was recognised."""
     good = tmp_path / "income.xlsx"
     good.write_bytes(write_xlsx([onec_income()]))
     empty = tmp_path / "empty.xlsx"
     empty.write_bytes(b"")
     run = arm_ka("parse", str(good), str(empty))
     assert run.returncode == 2
-    assert "skipped      empty.xlsx: empty file (0 bytes)" in run.stdout
+    assert "skipped      empty.xlsx: пустой файл (0 байт)" in run.stdout
     assert run.stdout.splitlines()[-1] == "итого файлов: 1 — готово: 1; пропущено: 1"
 
 
 def test_parse_of_an_empty_file_says_empty_file(tmp_path: Path) -> None:
-    """One empty file: a usage error (64) saying «empty file», as the core refuses its upload."""
+    """One empty file: a usage error (64) saying «пустой файл», as the core refuses its upload."""
     empty = tmp_path / "empty.xlsx"
     empty.write_bytes(b"")
     run = arm_ka("parse", str(empty))
     assert run.returncode == 64
-    assert "empty.xlsx: empty file" in run.stderr
+    assert "empty.xlsx: пустой файл" in run.stderr
     assert "Traceback" not in run.stderr
 
 

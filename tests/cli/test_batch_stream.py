@@ -140,7 +140,7 @@ def test_a_file_removed_or_changed_mid_batch_is_a_failure_line_and_the_rest_go_o
         and f"c.xlsx (XLSX): FILE_READ_ERROR: file not found: {paths[2]}" in lines[2]
     )
     assert lines[3].startswith("error") and "d.xlsx (XLSX): FILE_READ_ERROR:" in lines[3]
-    assert "is PDF now, but was XLSX when planned" in lines[3]
+    assert "теперь PDF, а в начале работы был XLSX" in lines[3]
     assert lines[4].startswith("done") and "e.xlsx" in lines[4]
     assert lines[5] == "итого файлов: 5 — готово: 3, ошибка: 2"
 
