@@ -118,8 +118,31 @@ def _zip_type(data: bytes) -> FileType | None:
 
 
 def _ole_type(data: bytes) -> FileType | None:
+    """XLS when the root storage lists a `Workbook` or `Book` stream: only the directory is
+    read (the stream, 13 MB for a large sheet, is assembled by the reader, not copied here to
+    be thrown away); a stream the reader then cannot assemble is its UNREADABLE."""
     try:
-        stream = ole_workbook_stream(data)
+        kinds = _root_entries(data)
     except Exception:  # damaged compound document: look for its directory or BIFF records
         return "XLS" if any(mark in data for mark in _RAW_OLE_MARKS) else None
-    return "XLS" if stream is not None else None
+    found = next((kinds[name] for name in ("workbook", "book") if name in kinds), None)
+    if found is None:
+        return None
+    if found != _OLE_STREAM:  # a storage of that name, as `ole_workbook_stream` refuses it
+        return "XLS" if any(mark in data for mark in _RAW_OLE_MARKS) else None
+    return "XLS"
+
+
+_OLE_STREAM = 2  # a directory entry's type: 1 storage, 2 stream, 5 root
+
+
+def _root_entries(data: bytes) -> dict[str, int]:
+    """The root storage's entries of an OLE2 document: lower-cased name → entry type (the
+    first of a name, as xlrd's lookup takes it)."""
+    from xlrd import compdoc  # only for OLE2 input
+
+    entries = compdoc.CompDoc(data, logfile=io.StringIO()).dirlist
+    kinds: dict[str, int] = {}
+    for child in entries[0].children:
+        kinds.setdefault(entries[child].name.lower(), entries[child].etype)
+    return kinds

@@ -1,21 +1,35 @@
-"""The fields of an ОСВ row, read once from the contract's generated model.
+"""The fields of an ОСВ row, as the contract's generated model `OsvRow` has them.
 
-The core's row columns, the CLI's ОСВ sheet and the parser's six sums are these names. Taken
-from `OsvRow` (services.contract.models, generated from the schema) rather than listed by
-hand in each room, a field the contract adds reaches all three, and their tests fail until
-each has a place for it (the core: a column, i.e. a migration).
+The core's row columns, the CLI's ОСВ sheet and the parser's six sums are these names, listed
+once here rather than by hand in each room. They are written out, not read from `OsvRow` at
+import: that model's module (and pydantic's model building) would cost a one-file
+`arm-ka parse` about a tenth of a second for thirteen names. tests/contract/test_osv_row.py
+holds them equal to `OsvRow.model_fields`, so a field the contract adds fails that test until
+it is added here, and then reaches all three rooms (the core: a column, i.e. a migration).
 """
 
 from __future__ import annotations
-
-from services.contract.models.result_v2 import OsvRow
 
 __all__ = ["OSV_ROW_FIELDS", "OSV_ROW_OPEN_MAP", "OSV_SUM_FIELDS"]
 
 OSV_ROW_OPEN_MAP = "extra"
 """The row's map of its other table columns (header → value): no field of its own."""
 
-OSV_ROW_FIELDS: tuple[str, ...] = tuple(n for n in OsvRow.model_fields if n != OSV_ROW_OPEN_MAP)
+OSV_ROW_FIELDS: tuple[str, ...] = (
+    "row_index",
+    "ref",
+    "level",
+    "kind",
+    "account",
+    "name",
+    "inn",
+    "opening_debit",
+    "opening_credit",
+    "turnover_debit",
+    "turnover_credit",
+    "closing_debit",
+    "closing_credit",
+)
 """The row's fields in the schema's order (`extra` aside)."""
 
 OSV_SUM_FIELDS: tuple[str, ...] = tuple(

@@ -27,6 +27,7 @@ _NUMBER, _RK, _FORMULA = 0x0203, 0x027E, 0x0006
 # NUMBER, LABELSST, RK, FORMULA, BLANK, BOOLERR, LABEL, RSTRING: row, col, xf at 0, 2, 4.
 _CELLS = frozenset({0x0203, 0x00FD, 0x027E, 0x0006, 0x0201, 0x0205, 0x0204, 0x00D6})
 _HEADER = struct.Struct("<HH")
+_CELL = struct.Struct("<HHH")  # row, column, XF
 _U16 = struct.Struct("<H")
 _U32 = struct.Struct("<I")
 _F64 = struct.Struct("<d")
@@ -148,35 +149,49 @@ def _boundsheet(body: bytes, biff8: bool) -> tuple[str, int, bool] | None:
 def _scan_sheet(
     stream: bytes, offset: int, hidden: bool, styles: _Styles, limits: Limits
 ) -> SheetMeta:
+    """Walks the records inline, comparing instead of calling (a sheet holds up to millions
+    of cells): the row bounds move only when the row changes, a cell's XF is looked up only
+    when some XF is bold or a date trap."""
     meta = SheetMeta(hidden=hidden)
     bold_xfs, traps, numbers = styles.bold, styles.traps, meta.numbers
+    styled = bool(bold_xfs or traps)
     levels = meta.outline_levels
     bold_rows = meta.bold_rows
+    cell_codes = _CELLS
     first_row = first_col = 1 << 40
     last_row = last_col = -1
+    seen_row = -1  # the row whose cells last moved the row bounds
     cells = 0
     depth = 0
     pos, end = offset, len(stream)
     unpack_header = _HEADER.unpack_from
+    unpack_cell = _CELL.unpack_from
     while pos + 4 <= end:
         code, size = unpack_header(stream, pos)
         body = pos + 4
         pos = body + size
-        if code in _CELLS:
-            row, col, xf = struct.unpack_from("<HHH", stream, body)
+        if code in cell_codes:
+            row, col, xf = unpack_cell(stream, body)
             cells += 1
-            last_row = max(last_row, row)
-            first_row = min(first_row, row)
-            last_col = max(last_col, col)
-            first_col = min(first_col, col)
-            if xf in bold_xfs:
-                bold_rows.add(row)
-            if xf in traps:
-                number = _stored_number(stream, code, body)
-                if number is not None:
-                    numbers[row, col] = number
+            if row != seen_row:
+                seen_row = row
+                if row > last_row:
+                    last_row = row
+                if row < first_row:
+                    first_row = row
+            if col > last_col:
+                last_col = col
+            if col < first_col:
+                first_col = col
+            if styled:
+                if xf in bold_xfs:
+                    bold_rows.add(row)
+                if xf in traps:
+                    number = _stored_number(stream, code, body)
+                    if number is not None:
+                        numbers[row, col] = number
         elif code in (_MULRK, _MULBLANK):
-            row, col = _HEADER.unpack_from(stream, body)
+            row, col = unpack_header(stream, body)
             last = _U16.unpack_from(stream, body + size - 2)[0]
             cells += max(last - col + 1, 0)
             last_row = max(last_row, row)

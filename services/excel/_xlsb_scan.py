@@ -225,9 +225,11 @@ def _stored_number(data: bytes, kind: int, body: int, size: int) -> float | None
 def _scan_sheet(
     data: bytes, hidden: bool, styles: tuple[frozenset[int], frozenset[int]], limits: Limits
 ) -> SheetMeta:
-    """Walks the records inline (no generator: a sheet holds millions of them)."""
+    """Walks the records inline (no generator: a sheet holds millions of them), comparing
+    instead of calling; a cell's style is looked up only when some XF is bold or a date trap."""
     meta = SheetMeta(hidden=hidden)
     bold_xfs, traps = styles
+    styled = bool(bold_xfs or traps)
     bold_rows = meta.bold_rows
     cell_types = CELL_TYPES
     unpack_cell = _CELL.unpack_from
@@ -252,12 +254,14 @@ def _scan_sheet(
         if kind in cell_types and size >= 4:
             if size >= 8:
                 col, style = unpack_cell(data, body)
-                if (style & _STYLE_REF) in bold_xfs:
-                    bold_rows.add(row)
-                if traps and (style & _STYLE_REF) in traps:
-                    number = _stored_number(data, kind, body, size)
-                    if number is not None:
-                        meta.numbers[row, col] = number
+                if styled:
+                    style &= _STYLE_REF
+                    if style in bold_xfs:
+                        bold_rows.add(row)
+                    if style in traps:
+                        number = _stored_number(data, kind, body, size)
+                        if number is not None:
+                            meta.numbers[row, col] = number
             else:
                 col = unpack_u32(data, body)[0]
             cells += 1
@@ -267,8 +271,10 @@ def _scan_sheet(
                 first_col = col
             if row != extent_row:
                 extent_row = row
-                last_row = max(last_row, row)
-                first_row = min(first_row, row)
+                if row > last_row:
+                    last_row = row
+                if row < first_row:
+                    first_row = row
         elif kind == ROW_HDR:
             row = unpack_u32(data, body)[0]
             level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
