@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import compileall
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -56,6 +57,17 @@ RUNS = 5
 TARGET_RATIO = 2.5
 TARGET_RSS_MB = 300.0
 TARGET_PARSE_RATIO = 1.3
+# Issue 29: `arm-ka parse --json FILE` as a fresh process against a process that only iterates
+# the file with python-calamine, in the same run, alternating; time and peak RSS.
+WHOLE_TARGETS = {"XLSX": 2.5, "XLS": 4.0, "XLSB": 4.0}
+WHOLE_TARGET_RSS = 3.0
+_FLOOR = (
+    "import sys, python_calamine\n"
+    "with python_calamine.CalamineWorkbook.from_path(sys.argv[1]) as book:\n"
+    "    for name in book.sheet_names:\n"
+    "        for row in book.get_sheet_by_name(name).iter_rows():\n"
+    "            pass\n"
+)
 _REPO = Path(__file__).resolve().parents[1]
 _WRITERS: dict[str, tuple[Callable[[Sequence[SheetSpec]], bytes], int]] = {
     "XLSX": (write_xlsx, ROWS),
@@ -171,7 +183,7 @@ def main() -> str:
                     f"{'met' if rec.peak_mb <= TARGET_RSS_MB else 'MISSED'})"
                 )
                 verdicts.append(_parse_verdict(parse_json, recognise))
-    return "\n".join([*lines, "", *verdicts])
+    return "\n".join([whole_process_case(), "", *lines, "", *verdicts])
 
 
 def _parse_verdict(parse_json: list[float], recognise: list[Sample]) -> str:
@@ -186,6 +198,82 @@ def _parse_verdict(parse_json: list[float], recognise: list[Sample]) -> str:
         f"{'met' if ratio <= TARGET_PARSE_RATIO else 'MISSED'}; run by run "
         f"{min(pairs):.2f}–{max(pairs):.2f}x)"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Whole:
+    """One finished process: wall and CPU seconds (its own and its reaped children's), peak
+    RSS in MB (the largest single process of the tree: what `wait4` reports)."""
+
+    wall: float
+    cpu: float
+    peak_mb: float
+
+
+def _whole(argv: list[str]) -> Whole:
+    """`argv` run to its end as a fresh process, its output to /dev/null."""
+    started = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        child = subprocess.Popen(argv, cwd=_REPO, stdout=sink, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - started
+    child.returncode = os.waitstatus_to_exitcode(status)
+    stderr = child.stderr.read().decode() if child.stderr is not None else ""
+    if child.returncode != 0:
+        msg = f"{argv[-1]}: exit {child.returncode}: {stderr[-2000:]}"
+        raise RuntimeError(msg)
+    return Whole(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def _whole_line(fmt: str, floor: list[Whole], parse: list[Whole]) -> str:
+    """Medians of each side and the medians of the pair-by-pair ratios, with the targets."""
+    wall = [p.wall / f.wall for f, p in zip(floor, parse, strict=True)]
+    cpu = [p.cpu / f.cpu for f, p in zip(floor, parse, strict=True)]
+    rss = [p.peak_mb / f.peak_mb for f, p in zip(floor, parse, strict=True)]
+    target = WHOLE_TARGETS[fmt]
+    met = statistics.median(wall) <= target and statistics.median(rss) <= WHOLE_TARGET_RSS
+
+    def med(values: list[Whole], field: str) -> float:
+        return float(statistics.median(float(getattr(v, field)) for v in values))
+
+    return (
+        f"{fmt:<5} | {med(floor, 'wall'):>5.2f} s {med(floor, 'cpu'):>5.2f} s "
+        f"{med(floor, 'peak_mb'):>4.0f} MB | {med(parse, 'wall'):>5.2f} s "
+        f"{med(parse, 'cpu'):>5.2f} s {med(parse, 'peak_mb'):>4.0f} MB | wall "
+        f"{statistics.median(wall):>5.2f}x ({min(wall):.2f}–{max(wall):.2f}) cpu "
+        f"{statistics.median(cpu):>5.2f}x RSS {statistics.median(rss):.2f}x | target "
+        f"≤ {target}x, RSS ≤ {WHOLE_TARGET_RSS}x: {'met' if met else 'MISSED'}"
+    )
+
+
+def whole_process_case() -> str:
+    """Issue 29's figure: for each format, RUNS pairs of fresh processes, alternating, each
+    pair a calamine-iterate process (the floor) then `arm-ka parse --json FILE`; one warm-up
+    pair first (the page cache, the bytecode)."""
+    _compile_project()
+    arm_ka = str(Path(sys.executable).with_name("arm-ka"))
+    lines = [
+        f"whole process, median of {RUNS} alternating pairs (ratios pair by pair, then median): "
+        "calamine-iterate process (floor) | `arm-ka parse --json FILE` | parse / floor",
+        "format| floor wall, cpu, peak RSS   | parse wall, cpu, peak RSS    | ratios",
+    ]
+    with tempfile.TemporaryDirectory(prefix="bench-excel-") as tmp:
+        for fmt, (write, rows) in _WRITERS.items():
+            path = Path(tmp) / f"osv.{fmt.lower()}"
+            path.write_bytes(write([osv_spec(rows)]))
+            floor_argv = [sys.executable, "-c", _FLOOR, str(path)]
+            parse_argv = [arm_ka, "parse", "--json", str(path)]
+            _whole(floor_argv)  # warm-up: the page cache, the bytecode
+            _whole(parse_argv)
+            floor: list[Whole] = []
+            parse: list[Whole] = []
+            for _ in range(RUNS):
+                floor.append(_whole(floor_argv))
+                parse.append(_whole(parse_argv))
+            lines.append(_whole_line(fmt, floor, parse))
+            print(f"  {lines[-1]}", file=sys.stderr)
+            path.unlink()
+    return "\n".join(lines)
 
 
 def parse_json_case() -> str:
@@ -203,4 +291,9 @@ def parse_json_case() -> str:
 
 
 if __name__ == "__main__":
-    print(parse_json_case() if sys.argv[1:] == ["parse-json"] else main())
+    if sys.argv[1:] == ["parse-json"]:
+        print(parse_json_case())
+    elif sys.argv[1:] == ["whole"]:
+        print(whole_process_case())
+    else:
+        print(main())

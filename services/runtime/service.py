@@ -152,12 +152,17 @@ def build_service_app(
     )
 
     @subscriber
-    async def on_request(
-        body: Annotated[bytes, WithJsonSchema(_REQUEST_SCHEMA)],
-        msg: NatsMessage,
-    ) -> None:
+    async def on_request(body: Annotated[bytes, WithJsonSchema(_REQUEST_SCHEMA)]) -> None:
+        # The headers are read from the message in the broker's context rather than through
+        # a `msg: NatsMessage` parameter: FastStream resolves such a parameter by a synchronous
+        # context lookup that fast_depends runs on a worker thread, a thread hop (milliseconds
+        # on a busy machine) before every ack. (The app sets the broker's context when it is
+        # built, after this function: it is looked up here, per message.)
+        msg: NatsMessage | None = broker.context.get_local("message")
         full = backlog.limit if backlog.full() else None
-        admitted = await protocol.admit(body, msg.headers, backlog_full=full)
+        admitted = await protocol.admit(
+            body, msg.headers if msg is not None else None, backlog_full=full
+        )
         if admitted is not None:
             backlog.submit(admitted)
 

@@ -195,3 +195,34 @@ async def test_beyond_backlog_max_a_request_is_acked_and_answered_timeout_at_onc
         await h.until(lambda: len(h.published) == 3 * 2 + 3)
         assert all(h.body_of(result_id(r))["status"] == "done" for r in [running, *waiting])
         assert len(recognizer.calls) == 3
+
+
+async def test_a_request_reaches_the_protocol_with_its_headers_and_no_worker_thread(
+    run_app: Run, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The handler takes the request's Nats-Msg-Id from the message (a request dropped for
+    its job_id is logged under it) without FastStream handing anything to a worker thread
+    (`anyio.to_thread.run_sync`, a thread hop before every ack, issue 29); a valid request is
+    acked as before. The only hops left are the test's own result subscriber's (it takes a
+    `msg: NatsMessage`): one per message it received."""
+    import anyio.to_thread
+
+    hops: list[object] = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func: Any, *args: Any, **kwargs: Any) -> Any:
+        hops.append(func)
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    async with run_app(StubRecognizer()) as h:
+        request = await h.new_request()
+        await h.send(request)
+        broken = {**await h.new_request(), "job_id": "not-a-uuid"}
+        await h.send(broken, msg_id="probe-msg-id", wait=False)
+        assert h.ids() == [ack_id(request), result_id(request)]
+        assert len(hops) == len(h.published)
+    assert any(
+        "job_id missing or not a uuid" in r.getMessage() and "probe-msg-id" in r.getMessage()
+        for r in caplog.records
+    )
