@@ -21,12 +21,19 @@ peak RSS is its own:
   checkout would otherwise compile them again on every run (~70 ms of CPU here), a cost no
   installed `arm-ka` pays.
 
+- whole process (issue 29, first in the report): `arm-ka parse --json FILE` and a process that
+  only iterates the file with python-calamine (`_FLOOR`), both fresh, in alternating pairs after
+  one warm-up pair; wall and CPU seconds and peak RSS (the largest process of the tree, from
+  `wait4`), each ratio taken pair by pair and its median printed beside the target (XLSX ≤ 2.5×,
+  XLS and XLSB ≤ 4×, peak RSS ≤ 3×). On a shared machine the CPU ratio is the steadier one.
+
 The figures are medians of RUNS runs; the ratios recognise/calamine are the comparable ones.
 Targets (issue 4) for XLSX: ≤ 2.5× calamine's time, ≤ 300 MB peak RSS of the worker process;
 (issue 17.8) `parse --json` within 1.3× of the recognition itself (`recognise`).
 Run: `python -m benchmarks excel` (or `python benchmarks/bench_excel.py`); the `parse --json`
 case alone (XLSX, interleaved with the recognition it is compared to):
-`python benchmarks/bench_excel.py parse-json`.
+`python benchmarks/bench_excel.py parse-json`; the whole-process case alone:
+`python benchmarks/bench_excel.py whole`.
 """
 
 from __future__ import annotations
