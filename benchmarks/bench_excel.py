@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import compileall
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -217,19 +216,40 @@ class Whole:
     peak_mb: float
 
 
+_LAUNCHER = (
+    "import json, os, sys, time\n"
+    "started = time.perf_counter()\n"
+    "pid = os.fork()\n"
+    "if pid == 0:\n"
+    "    null = os.open(os.devnull, os.O_WRONLY)\n"
+    "    os.dup2(null, 1)\n"
+    "    os.execv(sys.argv[1], sys.argv[1:])\n"
+    "_, status, usage = os.wait4(pid, 0)\n"
+    "print(json.dumps([time.perf_counter() - started, usage.ru_utime + usage.ru_stime,\n"
+    "                  usage.ru_maxrss, os.waitstatus_to_exitcode(status)]))\n"
+)
+"""Runs a command as its fork, output to /dev/null, and prints its wall and CPU seconds, peak
+RSS (KB) and exit code. A small process of its own: a child started straight from this
+benchmark (hundreds of MB once the workbooks are built) would report this process's peak RSS
+as its own (Linux carries the peak over the fork and the exec)."""
+
+
 def _whole(argv: list[str]) -> Whole:
-    """`argv` run to its end as a fresh process, its output to /dev/null."""
-    started = time.perf_counter()
-    with open(os.devnull, "wb") as sink:
-        child = subprocess.Popen(argv, cwd=_REPO, stdout=sink, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - started
-    child.returncode = os.waitstatus_to_exitcode(status)
-    stderr = child.stderr.read().decode() if child.stderr is not None else ""
-    if child.returncode != 0:
-        msg = f"{argv[-1]}: exit {child.returncode}: {stderr[-2000:]}"
-        raise RuntimeError(msg)
-    return Whole(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    """`argv` run to its end as a fresh process (through `_LAUNCHER`), its output discarded."""
+    done = subprocess.run(
+        [sys.executable, "-c", _LAUNCHER, *argv],
+        cwd=_REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=900,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv[-1]}: launcher failed: {done.stderr[-2000:]}")
+    wall, cpu, peak_kb, code = json.loads(done.stdout)
+    if code != 0:
+        raise RuntimeError(f"{argv[-1]}: exit {code}: {done.stderr[-2000:]}")
+    return Whole(float(wall), float(cpu), float(peak_kb) / 1024)
 
 
 def _whole_line(fmt: str, floor: list[Whole], parse: list[Whole]) -> str:
