@@ -44,7 +44,7 @@ _CLOSE_PAREN = re.compile(r"\s+\)")
 _HEADER_LINES = 4  # a header spread over more lines is a title block, not a header
 # an amount as printed: digit groups of three, optionally in parentheses or after a minus
 _CLEAN_AMOUNT = re.compile(
-    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|[-–—])$"
+    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|\(\d+\)|[-–—])$"
 )
 _NUMBER = re.compile(r"^[(\-–—]?[\d\s.,]+\)?$|^[-–—]$")
 
