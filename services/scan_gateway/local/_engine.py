@@ -217,12 +217,23 @@ def _ocr(
             confidence = min(confidence, _UNDER_STAMP)
         return " ".join(w.text for w in found), confidence
 
+    def stamped(x0: float, top: float, x1: float, bottom: float) -> bool:
+        box = (int(x0), int(top), int(x1) + 1, int(bottom) + 1)
+        return _stamp_share(stamp, box) >= _CELL_STAMP_OVERLAP
+
     return layout_page(
-        words, page, prepared.rules, prepared.hrules, reread, frame=prepared.page_box
+        words,
+        page,
+        prepared.rules,
+        prepared.hrules,
+        reread,
+        frame=prepared.page_box,
+        stamped=stamped if stamp is not None else None,
     )
 
 
 _STAMP_OVERLAP = 0.08  # of a word's box covered by coloured ink
+_CELL_STAMP_OVERLAP = 0.03  # of a value cell's band (wider than its words: a smaller share)
 _UNDER_STAMP = 40.0
 """The confidence of a word a stamp or signature overlaps: under the review threshold (80), so
 its value is up for review unless a holding relation vouches for it (blank cells the stamp

@@ -16,7 +16,8 @@ digit as noise and a vertical rule as «|», which glues the numbers of neighbou
   and each comb is returned (`Comb`), so the digits OCR reads in it make one figure;
 - and its coloured ink (a stamp, a signature in blue or violet: saturated pixels of a colour
   page) is kept as a mask through the same warp, scale and rotation (`Prepared.stamp`), so the
-  words it overlaps can be put up for review.
+  words it overlaps can be put up for review; a round stamp's disk joins the mask whatever
+  its colour (`_stamps`: a grey scan's stamp is found by its ring).
 
 `Prepared.page_box` undoes all of it for a box: where a word read on the prepared image prints
 on the page as uploaded (fractions of its size), for the evidence of a value.
@@ -26,6 +27,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
+from services.scan_gateway.local._stamps import round_stamps
 
 __all__ = ["Comb", "HRule", "Prepared", "Rule", "prepare_page"]
 
@@ -76,8 +79,8 @@ class Prepared:
     scale: float
     angle: float
     stamp: Any = None
-    """Coloured ink (uint8, 255 where a stamp or signature prints) in the prepared image's
-    pixels; None for a grey page or one without coloured ink."""
+    """Coloured ink and round stamps' disks (uint8, 255 where a stamp or signature prints) in
+    the prepared image's pixels; None for a page without either."""
     source_size: tuple[int, int] = (1, 1)
     """(width, height) of the image given."""
     warp: Any = None
@@ -138,6 +141,9 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
             stamp = _rotate(stamp, angle, border=0)
     else:
         angle = 0.0  # not applied: nothing to undo
+    rings = round_stamps(gray)
+    if rings is not None:
+        stamp = rings if stamp is None else cv2.bitwise_or(stamp, rings)
     cleaned, rules, hrules, combs = _remove_rules(gray)
     return Prepared(
         Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix, combs
