@@ -37,13 +37,16 @@ def _printed() -> dict[str, dict[tuple[str, int], str | None]]:
 @needs_tesseract
 @pytest.mark.slow
 async def test_the_small_business_blank_reads_its_balance_and_income_statement() -> None:
-    """Two documents (the balance and the ОФР), nothing from the title and address pages; no
+    """Two documents (the balance and the ОФР), nothing from the title and address pages (no
+    table, so no TABLE_UNMAPPED either); no
     value is wrong without review, no code the blank does not print is emitted, and at least
     90 % of the printed figures come out exact."""
     recognizer = ScanGatewayRecognizer(LocalSource(InlineRunner()))
     recognition = await recognizer.recognize(render_smallbiz_pdf(), make_job("PDF"))
     kinds = [d["document_type"] for d in recognition.documents]
     assert kinds == ["BALANCE", "INCOME"], kinds
+    # the cover's «Код по ОКПО», «Код субъекта …» labels start no table: nothing unmapped
+    assert [w["code"] for w in recognition.warnings] == [], recognition.warnings
     printed = _printed()
     exact = total = 0
     for document in recognition.documents:
@@ -113,3 +116,39 @@ def test_a_combs_characters_join_and_an_empty_cell_splits() -> None:
     outside = PlacedWord("1150", 600, 680, 10, 50, 95.0)
     joined = join_comb_words([*digits, far, outside], [comb])
     assert sorted(w.text for w in joined) == ["1150", "2145", "7"]
+
+
+def _label(text: str, x0: float, top: float) -> list[PlacedWord]:
+    """The words of `text` set from x0 on one line (7 units a character, a space between)."""
+    out: list[PlacedWord] = []
+    for word in text.split():
+        out.append(PlacedWord(word, x0, x0 + 7 * len(word), top, top + 10, 95.0))
+        x0 += 7 * len(word) + 5
+    return out
+
+
+def test_a_covers_code_labels_start_no_table_a_code_heading_does() -> None:
+    """«Код по ОКПО» and «Код субъекта Российской Федерации» on a cover are field labels: the
+    page is text lines only; «Код строки» over coded rows starts the table."""
+    from services.scan_gateway.local import layout_page
+
+    cover = [
+        *_label("Код по ОКПО", 10, 100),
+        *_label("76543210", 300, 100),
+        *_label("Код субъекта Российской Федерации", 10, 130),
+        *_label("78", 300, 130),
+    ]
+    assert layout_page(cover, 1).tables == ()
+    statement = [
+        *_label("Наименование показателя", 10, 100),
+        *_label("Код строки", 200, 100),
+        *_label("2024", 300, 100),
+        *_label("Запасы", 10, 130),
+        *_label("1210", 200, 130),
+        *_label("2145", 300, 130),
+        *_label("БАЛАНС", 10, 160),
+        *_label("1600", 200, 160),
+        *_label("11004", 300, 160),
+    ]
+    [table] = layout_page(statement, 1).tables
+    assert len(table.rows) == 2

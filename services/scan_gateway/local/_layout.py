@@ -124,9 +124,17 @@ def _fold(text: str) -> str:
 
 def _is_header(clusters: list[_Cluster]) -> bool:
     texts = [_fold(c.text) for c in clusters]
-    return any(t == "код" or t.startswith("код ") for t in texts) or (
+    return any(_code_heading(t) for t in texts) or (
         len(clusters) >= 3 and any("наименование" in t or "пояснения" in t for t in texts)
     )
+
+
+def _code_heading(text: str) -> bool:
+    """A code column's heading («Код», «Код строки», «Код показателя»), not a tax-office
+    cover's field label («Код вида экономической деятельности по ОКВЭД», «Код по ОКПО»,
+    «Код субъекта Российской Федерации»), which starts no table."""
+    words = text.split()
+    return bool(words) and words[0] == "код" and (len(words) <= 2 or "строк" in text)
 
 
 def layout_page(
