@@ -77,21 +77,26 @@ def reread_combs(
 ) -> list[PlacedWord]:
     """Each comb read again with its cells from the first filled to the last set side by side
     (OCR reads widely spaced digits poorly: «6 1 2» as 517), `ocr(image, digits_only)`: first
-    as text, then, if that does not give one character to each filled cell, digits only. A
-    reading that gives one character to each filled cell stands (a digits-only one under the
-    review threshold unless the text reading agreed); otherwise the page's reading stays,
-    under the review threshold when it holds figures. Brackets printed beside a comb (a
-    negative figure) stay with what the comb reads."""
+    as text, then — for a comb of figures, where the text reading gives neither letters nor a
+    clean figure («#5120») — digits only. A reading that gives one character to each filled
+    cell stands (a digits-only one under the review threshold); otherwise the page's reading
+    stays, under the review threshold when it holds figures. A comb of letters (the
+    organisation's name) is never read digits-only. Brackets printed beside a comb (a negative
+    figure) stay with what the comb reads."""
+    import numpy as np
+
+    gray = np.asarray(prepared.image.convert("L"))
     out = list(words)
     for comb in prepared.combs:
-        cells = _filled_cells(prepared.image, comb)
+        cells = _filled_cells(gray, comb)
         if not cells:
             continue
         mine = [w for w in out if _holds(comb, w) or _bracket_beside(comb, w)]
         rest = [w for w in out if w not in mine]
         sheet = _side_by_side(prepared.image, comb, cells)
         read = _fits(ocr(sheet, False), len(cells))
-        if read is None or (not read[0].replace(" ", "").isalpha() and not _figure(read[0])):
+        lettered = _lettered(read[0]) if read is not None else _lettered(*(w.text for w in mine))
+        if not lettered and (read is None or not _figure(read[0])):
             digits = _fits(ocr(sheet, True), len(cells))
             read = (digits[0], min(digits[1], _DOUBT)) if digits is not None else None
         if read is None:
@@ -123,6 +128,10 @@ def _bracket_beside(comb: Comb, word: PlacedWord) -> bool:
     return beside and word.top < comb.bottom and comb.top < word.bottom
 
 
+def _lettered(*texts: str) -> bool:
+    return any(ch.isalpha() for text in texts for ch in text)
+
+
 def _figure(text: str) -> bool:
     return all(ch.isdigit() or ch in "- " for ch in text)
 
@@ -135,11 +144,8 @@ def _fits(found: list[PlacedWord], filled: int) -> tuple[str, float] | None:
     return text, min(w.confidence for w in found)
 
 
-def _filled_cells(image: Any, comb: Comb) -> list[int]:
-    """The indexes of the comb's cells that hold ink."""
-    import numpy as np
-
-    gray = np.asarray(image.convert("L"))
+def _filled_cells(gray: Any, comb: Comb) -> list[int]:
+    """The indexes of the comb's cells that hold ink (`gray`: the page as an array)."""
     filled: list[int] = []
     for i in range(round((comb.x1 - comb.x0) / comb.pitch)):
         patch = gray[_inside(comb, i)]
