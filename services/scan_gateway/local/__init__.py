@@ -4,6 +4,14 @@ Tesseract; it produces the scanning system's item format, so one mapper serves b
 from __future__ import annotations
 
 from services.scan_gateway.local._engine import OCR_LANGUAGES, recognize_to_items
-from services.scan_gateway.local._layout import Frame, PlacedWord, Reread, layout_page
+from services.scan_gateway.local._layout import Frame, PlacedWord, Reread, Stamped, layout_page
 
-__all__ = ["OCR_LANGUAGES", "Frame", "PlacedWord", "Reread", "layout_page", "recognize_to_items"]
+__all__ = [
+    "OCR_LANGUAGES",
+    "Frame",
+    "PlacedWord",
+    "Reread",
+    "Stamped",
+    "layout_page",
+    "recognize_to_items",
+]

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from services.scan_gateway.exceptions import FileUnreadable, OcrUnavailable
+from services.scan_gateway.local._combs import join_comb_words, reread_combs
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
@@ -31,6 +32,9 @@ _TESSERACT_CONFIG = "--psm 6 -c preserve_interword_spaces=1"
 # one cell read again: a single line, digits only (amounts: their signs and separators too)
 _CODE_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789"
 _AMOUNT_CONFIG = "--psm 7 -c tessedit_char_whitelist=0123456789()-,."
+# a comb's cells set side by side: one line of text, or of digits (and dashes)
+_COMB_TEXT = "--psm 7"
+_COMB_DIGITS = "--psm 7 -c tessedit_char_whitelist=0123456789-"
 
 
 def recognize_to_items(
@@ -184,6 +188,14 @@ def _ocr(
             for w in layer
         ]
         words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
+    words = join_comb_words(words, prepared.combs)
+    words = reread_combs(
+        words,
+        prepared,
+        lambda crop, digits: _tesseract(
+            crop, tesseract_cmd, _COMB_DIGITS if digits else _COMB_TEXT
+        ),
+    )
     stamp = prepared.stamp
     words = [_under_stamp(_dash_for_digit(w, prepared.image), stamp) for w in words]
 
@@ -205,12 +217,23 @@ def _ocr(
             confidence = min(confidence, _UNDER_STAMP)
         return " ".join(w.text for w in found), confidence
 
+    def stamped(x0: float, top: float, x1: float, bottom: float) -> bool:
+        box = (int(x0), int(top), int(x1) + 1, int(bottom) + 1)
+        return _stamp_share(stamp, box) >= _CELL_STAMP_OVERLAP
+
     return layout_page(
-        words, page, prepared.rules, prepared.hrules, reread, frame=prepared.page_box
+        words,
+        page,
+        prepared.rules,
+        prepared.hrules,
+        reread,
+        frame=prepared.page_box,
+        stamped=stamped if stamp is not None else None,
     )
 
 
 _STAMP_OVERLAP = 0.08  # of a word's box covered by coloured ink
+_CELL_STAMP_OVERLAP = 0.03  # of a value cell's band (wider than its words: a smaller share)
 _UNDER_STAMP = 40.0
 """The confidence of a word a stamp or signature overlaps: under the review threshold (80), so
 its value is up for review unless a holding relation vouches for it (blank cells the stamp

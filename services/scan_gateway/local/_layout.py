@@ -32,9 +32,13 @@ from services.scan_gateway.resultset import (
     Word,
 )
 
-__all__ = ["Frame", "PlacedWord", "Reread", "layout_page"]
+__all__ = ["Frame", "PlacedWord", "Reread", "Stamped", "layout_page"]
 
 Reread = Callable[[float, float, float, float, bool], tuple[str, float] | None]
+Stamped = Callable[[float, float, float, float], bool]
+"""Whether a stamp or signature overlaps the box (x0, top, x1, bottom)."""
+_UNDER_STAMP = 40.0
+"""The confidence of a value whose cell a stamp overlaps: under the review threshold (80)."""
 Frame = Callable[[Box], Box]
 """A box in the words' units (x0, top, x1, bottom) → the same place as fractions of the page."""
 
@@ -44,7 +48,7 @@ _CLOSE_PAREN = re.compile(r"\s+\)")
 _HEADER_LINES = 4  # a header spread over more lines is a title block, not a header
 # an amount as printed: digit groups of three, optionally in parentheses or after a minus
 _CLEAN_AMOUNT = re.compile(
-    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|[-–—])$"
+    r"^(\(\d{1,3}( \d{3})*([.,]\d+)?\)|-?\d{1,3}( \d{3})*([.,]\d+)?|\d+|\(\d+\)|[-–—])$"
 )
 _NUMBER = re.compile(r"^[(\-–—]?[\d\s.,]+\)?$|^[-–—]$")
 
@@ -120,9 +124,17 @@ def _fold(text: str) -> str:
 
 def _is_header(clusters: list[_Cluster]) -> bool:
     texts = [_fold(c.text) for c in clusters]
-    return any(t == "код" or t.startswith("код ") for t in texts) or (
+    return any(_code_heading(t) for t in texts) or (
         len(clusters) >= 3 and any("наименование" in t or "пояснения" in t for t in texts)
     )
+
+
+def _code_heading(text: str) -> bool:
+    """A code column's heading («Код», «Код строки», «Код показателя»), not a tax-office
+    cover's field label («Код вида экономической деятельности по ОКВЭД», «Код по ОКПО»,
+    «Код субъекта Российской Федерации»), which starts no table."""
+    words = text.split()
+    return bool(words) and words[0] == "код" and (len(words) <= 2 or "строк" in text)
 
 
 def layout_page(
@@ -132,12 +144,15 @@ def layout_page(
     hrules: Sequence[HRule] = (),
     reread: Reread | None = None,
     frame: Frame | None = None,
+    stamped: Stamped | None = None,
 ) -> Item:
     """The item of one page (one table at most); `rules` and `hrules` are the page's vertical
     and horizontal ruling lines (none for a text layer); `reread` OCRs one box of the page
     again, digits only (x0, x1, top, bottom, code?) → (text, confidence), or None; `frame`
-    places the cells' boxes on the page (without one the item carries no boxes)."""
-    return _framed(_laid_out(words, page, rules, hrules, reread), frame)
+    places the cells' boxes on the page (without one the item carries no boxes); `stamped`
+    tells the value cells a stamp overlaps (their values lose their confidence: a figure half
+    hidden reads short, «1» for «1 200», from ink outside the stamp)."""
+    return _framed(_laid_out(words, page, rules, hrules, reread, stamped), frame)
 
 
 def _framed(item: Item, frame: Frame | None) -> Item:
@@ -172,6 +187,7 @@ def _laid_out(
     rules: Sequence[Rule],
     hrules: Sequence[HRule],
     reread: Reread | None,
+    stamped: Stamped | None = None,
 ) -> Item:
     lines = _lines([w for w in words if w.text.strip() and not _is_noise(w.text)])
     if not lines:
@@ -187,7 +203,9 @@ def _laid_out(
     body_at = next(i for i in range(header_at, len(lines)) if _code_word(lines[i]) is not None)
     body_at = _ruled_body_start(lines, header_at, body_at, hrules)
     start = _header_start(lines, header_at, body_at)
-    return _banded(lines[:body_at], _rows(lines[body_at:], hrules), start, bounds, page, reread)
+    return _banded(
+        lines[:body_at], _rows(lines[body_at:], hrules), start, bounds, page, reread, stamped
+    )
 
 
 def _ruled_body_start(
@@ -351,6 +369,7 @@ def _banded(
     bounds: list[float],
     page: int,
     reread: Reread | None,
+    stamped: Stamped | None = None,
 ) -> Item:
     """The table with each word in the column whose band holds its centre; `above` are the
     lines before the body (title block and header from `header_at`)."""
@@ -375,6 +394,9 @@ def _banded(
     if reread is not None:
         for cells in body:
             _reread_row(cells, code_at, bounds, reread)
+    if stamped is not None:
+        for cells in body:
+            _stamp_doubt(cells, code_at, bounds, stamped)
     used = sorted({i for cells in body for i in cells} | set(header_words))
     index = {column: n for n, column in enumerate(used)}
     columns = tuple(
@@ -441,6 +463,22 @@ def _reread_row(
                 ink = _words_box(found) or (x0, top, x1, bottom)
                 cells[column] = [PlacedWord(check, ink[0], ink[2], ink[1], ink[3], again[1])]
                 break
+
+
+def _stamp_doubt(
+    cells: dict[int, list[PlacedWord]], code_column: int, bounds: list[float], stamped: Stamped
+) -> None:
+    """The value cells of a row a stamp overlaps — the cell's band, not only its words' ink —
+    keep their words under the review threshold."""
+    words = [w for ws in cells.values() for w in ws]
+    top, bottom = min(w.top for w in words), max(w.bottom for w in words)
+    for column, found in list(cells.items()):
+        if column <= code_column:
+            continue
+        x0 = bounds[column - 1] if column > 0 else min(w.x0 for w in found)
+        x1 = bounds[column] if column < len(bounds) else max(w.x1 for w in found)
+        if stamped(x0, top, x1, bottom):
+            cells[column] = [replace(w, confidence=min(w.confidence, _UNDER_STAMP)) for w in found]
 
 
 def _compact(text: str, code: bool) -> str:

@@ -11,9 +11,13 @@ digit as noise and a vertical rule as «|», which glues the numbers of neighbou
 - stripped of its ruling lines: long horizontal and vertical runs found by morphological
   opening are painted white, and the vertical ones are returned with their extents, so the
   layout can put each word into the cell it sits in (`Rule`);
+- stripped of its comb cells (a tax-office blank prints each figure one digit to a box): the
+  short walls standing between two horizontal strokes at a regular pitch are painted white,
+  and each comb is returned (`Comb`), so the digits OCR reads in it make one figure;
 - and its coloured ink (a stamp, a signature in blue or violet: saturated pixels of a colour
   page) is kept as a mask through the same warp, scale and rotation (`Prepared.stamp`), so the
-  words it overlaps can be put up for review.
+  words it overlaps can be put up for review; a round stamp's disk joins the mask whatever
+  its colour (`_stamps`: a grey scan's stamp is found by its ring).
 
 `Prepared.page_box` undoes all of it for a box: where a word read on the prepared image prints
 on the page as uploaded (fractions of its size), for the evidence of a value.
@@ -24,7 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["HRule", "Prepared", "Rule", "prepare_page"]
+from services.scan_gateway.local._stamps import round_stamps
+
+__all__ = ["Comb", "HRule", "Prepared", "Rule", "prepare_page"]
 
 _MIN_LONG_SIDE = 2600  # ≈ 220 dpi on A4: below it Tesseract loses digits
 _WORK_LONG_SIDE = 3300  # ≈ 280 dpi on A4
@@ -52,6 +58,18 @@ class HRule:
 
 
 @dataclass(frozen=True, slots=True)
+class Comb:
+    """A row of comb cells (one character to a cell), in the prepared image's pixels."""
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    pitch: float
+    """The width of one cell."""
+
+
+@dataclass(frozen=True, slots=True)
 class Prepared:
     """The cleaned page (a PIL image), its vertical and horizontal rules and the scale applied."""
 
@@ -61,12 +79,13 @@ class Prepared:
     scale: float
     angle: float
     stamp: Any = None
-    """Coloured ink (uint8, 255 where a stamp or signature prints) in the prepared image's
-    pixels; None for a grey page or one without coloured ink."""
+    """Coloured ink and round stamps' disks (uint8, 255 where a stamp or signature prints) in
+    the prepared image's pixels; None for a page without either."""
     source_size: tuple[int, int] = (1, 1)
     """(width, height) of the image given."""
     warp: Any = None
     """The 3×3 perspective matrix that flattened a photo (None: not a photo)."""
+    combs: tuple[Comb, ...] = ()
 
     def page_box(self, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         """A box of the prepared image (x0, top, x1, bottom, pixels) as fractions of the image
@@ -122,9 +141,12 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
             stamp = _rotate(stamp, angle, border=0)
     else:
         angle = 0.0  # not applied: nothing to undo
-    cleaned, rules, hrules = _remove_rules(gray)
+    rings = round_stamps(gray)
+    if rings is not None:
+        stamp = rings if stamp is None else cv2.bitwise_or(stamp, rings)
+    cleaned, rules, hrules, combs = _remove_rules(gray)
     return Prepared(
-        Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix
+        Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix, combs
     )
 
 
@@ -254,8 +276,9 @@ def _rotate(gray: Any, angle: float, border: int = 255) -> Any:
     )
 
 
-def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...], tuple[HRule, ...]]:
-    """The page with its long horizontal and vertical strokes whitened, and those strokes."""
+def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...], tuple[HRule, ...], tuple[Comb, ...]]:
+    """The page with its long horizontal and vertical strokes and its comb cells' walls
+    whitened, those strokes, and the combs."""
     import cv2
     import numpy as np
 
@@ -263,7 +286,9 @@ def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...], tuple[HRule, ...]]:
     ink = _binary(gray)
     horizontal = _strokes(ink, (max(width // 30, 20), 1))
     vertical = _strokes(ink, (1, max(height // 45, 20)))
+    walls, combs = _comb_walls(ink, horizontal, height)
     lines = cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((5, 5), np.uint8))
+    lines = cv2.bitwise_or(lines, cv2.dilate(walls, np.ones((5, 5), np.uint8)))
     cleaned = gray.copy()
     cleaned[lines > 0] = 255
     cleaned[_specks(ink) > 0] = 255
@@ -281,7 +306,71 @@ def _remove_rules(gray: Any) -> tuple[Any, tuple[Rule, ...], tuple[HRule, ...]]:
         cleaned,
         tuple(sorted(rules, key=lambda r: r.x)),
         tuple(sorted(hrules, key=lambda r: r.y)),
+        combs,
     )
+
+
+_COMB_CELL = (0.008, 0.03)
+"""A comb cell's height as a share of the page's height: 2.4–9 mm on A4 (blanks print 5–7)."""
+
+
+def _comb_walls(ink: Any, horizontal: Any, height: int) -> tuple[Any, tuple[Comb, ...]]:
+    """The walls of comb cells (uint8 mask) and the combs they make. A wall is a short thin
+    vertical stroke whose both ends meet a horizontal stroke (a digit's stem touches neither);
+    three or more walls on one top and bottom at a regular pitch (a cell about as wide as
+    tall) make a comb."""
+    import cv2
+    import numpy as np
+
+    low, high = (int(height * share) for share in _COMB_CELL)
+    stems = _strokes(ink, (1, max(low, 8)))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(stems, connectivity=8)
+    walls: list[tuple[int, int, int, int]] = []
+    for x, y, w, h, _area in (stats[i] for i in range(1, count)):
+        if not low <= h <= high or w > max(h // 4, 3):
+            continue
+        reach = max(h // 12, 3)
+        ends = (
+            horizontal[max(y - reach, 0) : y + reach, x : x + w],
+            horizontal[max(y + h - reach, 0) : y + h + reach, x : x + w],
+        )
+        if all(end.any() for end in ends):
+            walls.append((int(x), int(y), int(w), int(h)))
+    mask = np.zeros_like(ink)
+    combs: list[Comb] = []
+    for run in _comb_runs(walls):
+        for x, y, w, h in run:
+            mask[y : y + h, x : x + w] = 255
+        pitch = (run[-1][0] - run[0][0]) / (len(run) - 1)
+        combs.append(
+            Comb(
+                float(run[0][0]),
+                float(min(y for _, y, _, _ in run)),
+                float(run[-1][0] + run[-1][2]),
+                float(max(y + h for _, y, _, h in run)),
+                pitch,
+            )
+        )
+    return mask, tuple(combs)
+
+
+def _comb_runs(walls: list[tuple[int, int, int, int]]) -> list[list[tuple[int, int, int, int]]]:
+    """Walls grouped into combs: same top and bottom (within a sixth of their height), each
+    the next at a pitch of 0.4–1.4 heights and within a fifth of the run's first pitch."""
+    runs: list[list[tuple[int, int, int, int]]] = []
+    for wall in sorted(walls):
+        x, y, _w, h = wall
+        for run in runs:
+            lx, ly, _lw, lh = run[-1]
+            same_line = abs(ly - y) <= lh / 6 and abs((ly + lh) - (y + h)) <= lh / 6
+            step = x - lx
+            first = run[1][0] - run[0][0] if len(run) > 1 else step
+            if same_line and 0.4 * lh <= step <= 1.4 * lh and abs(step - first) <= first / 5:
+                run.append(wall)
+                break
+        else:
+            runs.append([wall])
+    return [run for run in runs if len(run) >= 3]
 
 
 def _strokes(ink: Any, run: tuple[int, int]) -> Any:

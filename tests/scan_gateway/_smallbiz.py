@@ -1,0 +1,276 @@
+"""A tax-office blank of the small-business family (КНД 0710098 «Бухгалтерская отчетность
+субъектов малого предпринимательства») drawn in code as it comes back from a scanner: four
+pages (title, address, simplified balance, simplified ОФР), every filled-in figure one digit
+to a comb cell, codes printed beside the combs, each page with the blank's furniture (the ИНН /
+КПП / «Стр.» combs, «Форма по КНД» or «Форма по ОКУД»), rasterised at ~150 dpi, turned a little
+and with a folded corner, in a PDF of images (no text layer).
+
+The figures are the form's simplified lines and hold its relations (1600 = 1700, the ОФР's
+net profit), so a right reading is a `done` document.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from ._forms import font_path
+
+DPI = 150
+INN, KPP = "7812345675", "781201001"
+
+BALANCE_LINES: tuple[tuple[str, str, tuple[str, str, str]], ...] = (
+    ("Материальные внеоборотные активы", "1150", ("4870", "4120", "3905")),
+    ("Нематериальные, финансовые и другие внеоборотные активы", "1170", ("350", "", "")),
+    ("Запасы", "1210", ("2145", "1980", "1760")),
+    ("Денежные средства и денежные эквиваленты", "1250", ("612", "455", "398")),
+    ("Финансовые и другие оборотные активы", "1230", ("3027", "2641", "2210")),
+    ("БАЛАНС", "1600", ("11004", "9196", "8273")),
+    ("Капитал и резервы", "1300", ("5318", "4402", "3650")),
+    ("Целевые средства", "1350", ("", "", "")),
+    ("Фонд недвижимого и особо ценного движимого имущества", "1360", ("", "", "")),
+    ("Долгосрочные заемные средства", "1410", ("1500", "1800", "2000")),
+    ("Другие долгосрочные обязательства", "1450", ("", "", "")),
+    ("Краткосрочные заемные средства", "1510", ("900", "600", "450")),
+    ("Кредиторская задолженность", "1520", ("3286", "2394", "2173")),
+    ("Другие краткосрочные обязательства", "1550", ("", "", "")),
+    ("БАЛАНС", "1700", ("11004", "9196", "8273")),
+)
+INCOME_LINES: tuple[tuple[str, str, tuple[str, str]], ...] = (
+    ("Выручка", "2110", ("28450", "24310")),
+    ("Расходы по обычной деятельности", "2120", ("(25120)", "(21870)")),
+    ("Проценты к уплате", "2330", ("(180)", "(210)")),
+    ("Прочие доходы", "2340", ("96", "140")),
+    ("Прочие расходы", "2350", ("(410)", "(322)")),
+    ("Налоги на прибыль (доходы)", "2410", ("(567)", "(410)")),
+    ("Чистая прибыль (убыток)", "2400", ("2269", "1638")),
+)
+_SECTIONS = {"1150": "АКТИВ", "1300": "ПАССИВ"}
+
+_MM = DPI / 25.4
+_CELL_W, _CELL_H = int(4.2 * _MM), int(6.0 * _MM)  # one comb cell: a digit's place
+
+
+class _Page:
+    """One A4 page at `DPI` and the drawing helpers of the blank."""
+
+    def __init__(self, number: int) -> None:
+        from PIL import Image, ImageDraw, ImageFont
+
+        self.image = Image.new("L", (int(210 * _MM), int(297 * _MM)), 255)
+        self.draw = ImageDraw.Draw(self.image)
+        path = str(font_path())
+        self.font = ImageFont.truetype(path, int(9 * DPI / 72))
+        self.small = ImageFont.truetype(path, int(7 * DPI / 72))
+        self.bold = ImageFont.truetype(path, int(11 * DPI / 72))
+        self.digit = ImageFont.truetype(path, int(11 * DPI / 72))
+        self._furniture(number)
+
+    def text(self, x_mm: float, y_mm: float, text: str, font: Any = None) -> None:
+        self.draw.text((x_mm * _MM, y_mm * _MM), text, font=font or self.font, fill=0)
+
+    def centred(self, y_mm: float, text: str, font: Any = None) -> None:
+        font = font or self.bold
+        width = self.draw.textlength(text, font=font)
+        self.draw.text(((self.image.width - width) / 2, y_mm * _MM), text, font=font, fill=0)
+
+    def comb(
+        self, x_mm: float, y_mm: float, cells: int, text: str, *, right: bool = False
+    ) -> float:
+        """`cells` comb cells from (x, y), `text` one character to a cell (left-aligned, or
+        right-aligned as figures are); returns the comb's right edge (mm)."""
+        x0, y0 = int(x_mm * _MM), int(y_mm * _MM)
+        self.draw.rectangle([x0, y0, x0 + cells * _CELL_W, y0 + _CELL_H], outline=0, width=1)
+        for i in range(1, cells):
+            x = x0 + i * _CELL_W
+            self.draw.line([(x, y0), (x, y0 + _CELL_H)], fill=0, width=1)
+        start = cells - len(text) if right else 0
+        for i, ch in enumerate(text[:cells]):
+            left = x0 + (start + i) * _CELL_W
+            width = self.draw.textlength(ch, font=self.digit)
+            self.draw.text(
+                (left + (_CELL_W - width) / 2, y0 + _CELL_H * 0.12), ch, font=self.digit, fill=0
+            )
+        return (x0 + cells * _CELL_W) / _MM
+
+    def amount(self, x_mm: float, y_mm: float, cells: int, printed: str) -> None:
+        """A figure in a comb, a negative one between brackets printed outside it."""
+        digits = printed.strip("()")
+        right = self.comb(x_mm, y_mm, cells, digits, right=True)
+        if printed.startswith("("):
+            self.text(x_mm - 2.2, y_mm - 0.6, "(", self.bold)
+            self.text(right + 0.6, y_mm - 0.6, ")", self.bold)
+
+    def _furniture(self, number: int) -> None:
+        """The blank's page head: marker squares, a barcode, the ИНН / КПП / page combs."""
+        d, m = self.draw, _MM
+        for x, y in ((8, 8), (196, 8), (8, 283), (196, 283)):
+            d.rectangle([x * m, y * m, (x + 5) * m, (y + 5) * m], fill=0)
+        for i in range(28):
+            bar = (16 + i * 1.1) * m
+            d.rectangle([bar, 9 * m, bar + (0.5 if i % 3 else 0.8) * m, 19 * m], fill=0)
+        self.text(18, 20, f"1590 30{number:02d}", self.small)
+        self.text(60, 10, "ИНН")
+        self.comb(72, 9, 12, INN + "--")
+        self.text(60, 18, "КПП")
+        self.comb(72, 17, 9, KPP)
+        self.text(118, 18, "Стр.")
+        self.comb(127, 17, 3, f"{number:03d}")
+
+
+def _title() -> _Page:
+    page = _Page(1)
+    page.text(15, 32, "Форма по КНД 0710098", page.bold)
+    page.centred(42, "Бухгалтерская отчетность")
+    page.centred(48, "субъектов малого предпринимательства")
+    page.text(15, 60, "Номер корректировки")
+    page.comb(52, 59, 3, "0--")
+    page.text(85, 60, "Отчетный период (код)")
+    page.comb(125, 59, 2, "34")
+    page.text(150, 60, "Отчетный год")
+    page.comb(175, 59, 4, "2024")
+    page.comb(15, 70, 40, "ООО РОМАШКА-СЕРВИС")
+    page.comb(15, 78, 40, "")
+    page.text(80, 85, "(наименование организации)", page.small)
+    page.text(15, 95, "Код вида экономической деятельности по ОКВЭД 2")
+    page.comb(120, 94, 8, "47.11.2")
+    page.text(15, 105, "Код по ОКПО")
+    page.comb(120, 104, 10, "76543210")
+    page.text(15, 115, "Форма собственности (по ОКФС)")
+    page.comb(120, 114, 2, "16")
+    page.text(15, 125, "Организационно-правовая форма (по ОКОПФ)")
+    page.comb(120, 124, 5, "12300")
+    page.text(15, 135, "Единица измерения: (тыс. руб. – код по ОКЕИ)")
+    page.comb(120, 134, 3, "384")
+    page.text(15, 150, "На")
+    page.comb(22, 149, 3, "4")
+    page.text(37, 150, "страницах с приложением документов или их копий на")
+    page.comb(135, 149, 3, "")
+    page.text(150, 150, "листах")
+    page.text(15, 170, "Достоверность и полноту сведений подтверждаю:")
+    page.comb(15, 178, 1, "1")
+    page.text(22, 179, "1 – руководитель  2 – уполномоченный представитель")
+    page.comb(15, 190, 20, "ИВАНОВ")
+    page.comb(15, 198, 20, "ИВАН")
+    page.text(15, 215, "Подпись ______   Дата")
+    page.comb(60, 214, 8, "25032025")
+    page.text(120, 170, "Заполняется работником налогового органа")
+    page.text(120, 180, "в составе (отметить знаком V)")
+    page.text(120, 190, "0710001")
+    page.comb(140, 189, 1, "V")
+    page.text(160, 190, "0710002")
+    page.comb(180, 189, 1, "V")
+    return page
+
+
+def _address() -> _Page:
+    page = _Page(2)
+    page.centred(34, "Сведения о месте нахождения организации")
+    rows = (
+        ("Почтовый индекс", 6, "191002"),
+        ("Код субъекта Российской Федерации", 2, "78"),
+        ("Район", 25, ""),
+        ("Город", 25, "САНКТ-ПЕТЕРБУРГ"),
+        ("Населенный пункт", 25, ""),
+        ("Улица (проспект, переулок)", 25, "ДОСТОЕВСКОГО"),
+        ("Номер дома (владения)", 8, "12"),
+        ("Номер корпуса (строения)", 8, "1"),
+        ("Номер офиса", 8, "15"),
+        ("Номер контактного телефона", 20, "88123456789"),
+    )
+    for i, (label, cells, text) in enumerate(rows):
+        y = 48 + i * 12
+        page.text(15, y + 1, label)
+        page.comb(82, y, cells, text)
+    return page
+
+
+def _table_head(
+    page: _Page, okud: str, title: str, columns: tuple[str, ...], x: list[float]
+) -> None:
+    page.text(150, 30, f"Форма по ОКУД {okud}", page.bold)
+    page.centred(38, title)
+    page.text(15, 50, "Наименование показателя", page.small)
+    page.text(x[0] - 3, 50, "Код строки", page.small)
+    for left, label in zip(x[1:], columns, strict=True):
+        page.text(left, 50, label, page.small)
+    for left, n in zip([20, x[0] + 1, *x[1:]], range(1, 7), strict=False):
+        page.text(left + 10, 56, str(n), page.small)
+
+
+def _balance() -> _Page:
+    page = _Page(3)
+    x = [92.0, 108.0, 143.0, 177.0]
+    _table_head(
+        page,
+        "0710001",
+        "Бухгалтерский баланс на 31 декабря 2024 г.",
+        ("На 31 декабря 2024 г.", "На 31 декабря 2023 г.", "На 31 декабря 2022 г."),
+        x,
+    )
+    y = 62.0
+    for name, code, values in BALANCE_LINES:
+        if code in _SECTIONS:
+            page.centred(y, _SECTIONS[code], page.font)
+            y += 7
+        page.text(15, y + 1.2, name[:40], page.small)
+        if len(name) > 40:
+            page.text(15, y + 4.2, name[40:], page.small)
+        page.text(x[0], y + 1, code)
+        for left, value in zip(x[1:], values, strict=True):
+            page.amount(left, y, 7, value)
+        y += 12
+    return page
+
+
+def _income() -> _Page:
+    page = _Page(4)
+    x = [110.0, 130.0, 165.0]
+    _table_head(
+        page,
+        "0710002",
+        "Отчет о финансовых результатах за 2024 г.",
+        ("За 2024 г.", "За 2023 г."),
+        x,
+    )
+    y = 64.0
+    for name, code, values in INCOME_LINES:
+        page.text(15, y + 1.2, name)
+        page.text(x[0], y + 1, code)
+        for left, value in zip(x[1:], values, strict=True):
+            page.amount(left, y, 7, value)
+        y += 12
+    return page
+
+
+def _scanned(image: Any, angle: float, corner: str) -> Any:
+    """The page as a scanner gives it back: turned by `angle` degrees, a corner folded over
+    (the flap, the sheet's grey back, lies on the page; where it was, the lid shows)."""
+    from PIL import Image, ImageDraw
+
+    turned = image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=255)
+    draw = ImageDraw.Draw(turned)
+    w, h = turned.size
+    d = int(24 * _MM)
+    if corner == "top-right":
+        lid = [(w - d, 0), (w, 0), (w, d)]
+        flap = [(w - d, 0), (w, d), (w - d, d)]
+    else:  # bottom-left
+        lid = [(0, h - d), (0, h), (d, h)]
+        flap = [(0, h - d), (d, h), (d, h - d)]
+    draw.polygon(lid, fill=120)
+    draw.polygon(flap, fill=222, outline=60)
+    return turned
+
+
+def render_smallbiz_pdf() -> bytes:
+    """The four scanned pages of the КНД 0710098 blank as one PDF of images."""
+    pages = [
+        _scanned(_title().image, 0.6, "top-right"),
+        _scanned(_address().image, -0.4, "bottom-left"),
+        _scanned(_balance().image, 0.7, "top-right"),
+        _scanned(_income().image, -0.6, "bottom-left"),
+    ]
+    out = io.BytesIO()
+    pages[0].save(out, format="PDF", save_all=True, append_images=pages[1:], resolution=DPI)
+    return out.getvalue()

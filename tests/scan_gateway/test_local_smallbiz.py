@@ -1,0 +1,154 @@
+"""Issue 26 class 6: the tax-office small-business blank (КНД 0710098) scanned at ~150 dpi,
+a little turned, with a folded corner — four pages built in code (tests/scan_gateway/_smallbiz)
+— reads as its simplified balance and ОФР by the blank's structure: each comb's digits make
+one figure, the title and address pages give no lines. And the comb itself: its walls are
+found where both ends meet a horizontal stroke, a digit's stem is not one."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from services.scan_gateway.local import PlacedWord
+from services.scan_gateway.local._combs import join_comb_words
+from services.scan_gateway.local._raster import Comb, prepare_page
+from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
+
+from ._forms import expected_amount, font_path
+from ._smallbiz import BALANCE_LINES, INCOME_LINES, render_smallbiz_pdf
+from .test_local import InlineRunner, make_job
+
+needs_font = pytest.mark.skipif(font_path() is None, reason="no DejaVuSans font to render with")
+needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="no tesseract")
+
+
+def _printed() -> dict[str, dict[tuple[str, int], str | None]]:
+    """Document type → (code, column position) → the money string printed (None: blank)."""
+    out: dict[str, dict[tuple[str, int], str | None]] = {"BALANCE": {}, "INCOME": {}}
+    for kind, lines in (("BALANCE", BALANCE_LINES), ("INCOME", INCOME_LINES)):
+        for _name, code, values in lines:
+            for i, text in enumerate(values):
+                out[kind][(code, i)] = expected_amount(text) if text else None
+    return out
+
+
+@needs_font
+@needs_tesseract
+@pytest.mark.slow
+async def test_the_small_business_blank_reads_its_balance_and_income_statement() -> None:
+    """Two documents (the balance and the ОФР), nothing from the title and address pages (no
+    table, so no TABLE_UNMAPPED either); no
+    value is wrong without review, no code the blank does not print is emitted, and at least
+    90 % of the printed figures come out exact."""
+    recognizer = ScanGatewayRecognizer(LocalSource(InlineRunner()))
+    recognition = await recognizer.recognize(render_smallbiz_pdf(), make_job("PDF"))
+    kinds = [d["document_type"] for d in recognition.documents]
+    assert kinds == ["BALANCE", "INCOME"], kinds
+    # the cover's «Код по ОКПО», «Код субъекта …» labels start no table: nothing unmapped
+    assert [w["code"] for w in recognition.warnings] == [], recognition.warnings
+    printed = _printed()
+    exact = total = 0
+    for document in recognition.documents:
+        expected = printed[document["document_type"]]
+        assert document["form_variant"] == "simplified"
+        columns = sorted(c["column_index"] for c in document["columns"])
+        codes = {code for code, _ in expected}
+        for line in document["lines"]:
+            if line["line_code"] is None:
+                continue
+            assert line["line_code"] in codes, line  # no line invented from the cover pages
+            for value in line["values"]:
+                key = (line["line_code"], columns.index(value["column_index"]))
+                right = value["amount"] == expected[key]
+                assert right or value["needs_review"], (key, value)
+        got = {
+            (line["line_code"], columns.index(v["column_index"])): v["amount"]
+            for line in document["lines"]
+            for v in line["values"]
+        }
+        filled = {key: amount for key, amount in expected.items() if amount is not None}
+        exact += sum(got.get(key) == amount for key, amount in filled.items())
+        total += len(filled)
+    print(f"small-business blank: {exact}/{total} figures exact")
+    assert exact >= 0.9 * total
+
+
+def _comb_page(text: str, *, stem: bool) -> object:
+    """A 300-dpi strip: a six-cell comb printing `text` right-aligned; with `stem`, a lone tall
+    «1» drawn outside any comb."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    image = Image.new("L", (2480, 3508), 255)  # A4 at 300 dpi: not upscaled
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.truetype(str(font_path()), 46)
+    x0, y0, pitch, height = 400, 800, 50, 70
+    draw.rectangle([x0, y0, x0 + 6 * pitch, y0 + height], outline=0, width=2)
+    for i in range(1, 6):
+        draw.line([(x0 + i * pitch, y0), (x0 + i * pitch, y0 + height)], fill=0, width=2)
+    for i, ch in enumerate(text):
+        left = x0 + (6 - len(text) + i) * pitch
+        draw.text((left + 12, y0 + 8), ch, font=font, fill=0)
+    if stem:
+        draw.text((100, 800), "1", font=ImageFont.truetype(str(font_path()), 70), fill=0)
+    return image
+
+
+@needs_font
+def test_a_comb_is_found_by_its_walls_and_its_walls_are_erased() -> None:
+    """The comb's seven walls make one comb of six cells at its pitch; the printed digits
+    (a «1» among them, and one outside) stay on the page, the walls do not."""
+    import numpy as np
+
+    prepared = prepare_page(_comb_page("2145", stem=True), deskew=False)
+    [comb] = prepared.combs
+    assert abs(comb.pitch - 50) <= 2 and abs((comb.x1 - comb.x0) - 300) <= 6
+    ink = np.asarray(prepared.image) < 128
+    assert not ink[810:860, 449:452].any()  # the wall between the first two (empty) cells
+    assert ink[800:880, 100:160].any()  # the lone «1» outside the comb
+
+
+def test_a_combs_characters_join_and_an_empty_cell_splits() -> None:
+    """Digits read one to a cell are one figure; a gap of an empty cell is a space."""
+    comb = Comb(0.0, 0.0, 500.0, 60.0, 50.0)
+    digits = [PlacedWord(d, 15 + 50 * i, 40 + 50 * i, 10, 50, 90.0) for i, d in enumerate("2145")]
+    far = PlacedWord("7", 15 + 50 * 6, 40 + 50 * 6, 10, 50, 88.0)
+    outside = PlacedWord("1150", 600, 680, 10, 50, 95.0)
+    joined = join_comb_words([*digits, far, outside], [comb])
+    assert sorted(w.text for w in joined) == ["1150", "2145", "7"]
+
+
+def _label(text: str, x0: float, top: float) -> list[PlacedWord]:
+    """The words of `text` set from x0 on one line (7 units a character, a space between)."""
+    out: list[PlacedWord] = []
+    for word in text.split():
+        out.append(PlacedWord(word, x0, x0 + 7 * len(word), top, top + 10, 95.0))
+        x0 += 7 * len(word) + 5
+    return out
+
+
+def test_a_covers_code_labels_start_no_table_a_code_heading_does() -> None:
+    """«Код по ОКПО» and «Код субъекта Российской Федерации» on a cover are field labels: the
+    page is text lines only; «Код строки» over coded rows starts the table."""
+    from services.scan_gateway.local import layout_page
+
+    cover = [
+        *_label("Код по ОКПО", 10, 100),
+        *_label("76543210", 300, 100),
+        *_label("Код субъекта Российской Федерации", 10, 130),
+        *_label("78", 300, 130),
+    ]
+    assert layout_page(cover, 1).tables == ()
+    statement = [
+        *_label("Наименование показателя", 10, 100),
+        *_label("Код строки", 200, 100),
+        *_label("2024", 300, 100),
+        *_label("Запасы", 10, 130),
+        *_label("1210", 200, 130),
+        *_label("2145", 300, 130),
+        *_label("БАЛАНС", 10, 160),
+        *_label("1600", 200, 160),
+        *_label("11004", 300, 160),
+    ]
+    [table] = layout_page(statement, 1).tables
+    assert len(table.rows) == 2
