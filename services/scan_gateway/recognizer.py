@@ -13,6 +13,7 @@ and for a local parse alike.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import time
@@ -30,6 +31,7 @@ from services.scan_gateway.exceptions import (
     ScanSystemError,
 )
 from services.scan_gateway.mapper import FileWarning, map_items, warning_json_failed
+from services.scan_gateway.progress import ProgressWriter
 from services.scan_gateway.raw import RawArchive, RawStore
 from services.scan_gateway.resultset import Item, RawResultSet, parse_item
 
@@ -72,33 +74,48 @@ class HttpSource:
 
 
 class LocalSource:
-    """The local recogniser, run in a worker process (OCR must not block the event loop)."""
+    """The local recogniser, run in a worker process (OCR must not block the event loop);
+    with a `progress` writer, the pages it has read are stored while it runs."""
 
-    def __init__(self, sandbox: SandboxRunner, *, tesseract_cmd: str = "tesseract", dpi: int = 300):
+    def __init__(
+        self,
+        sandbox: SandboxRunner,
+        *,
+        tesseract_cmd: str = "tesseract",
+        dpi: int = 300,
+        progress: ProgressWriter | None = None,
+    ):
         self._sandbox = sandbox
         self._tesseract_cmd = tesseract_cmd
         self._dpi = dpi
+        self._progress = progress
 
     async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet:
-        from services.scan_gateway.local import recognize_to_items
+        from services.scan_gateway.local import recognize_reporting, recognize_to_items
 
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise ScanDeadlineExceeded("the reply deadline passed before recognition started")
-        try:
-            async with asyncio.timeout(remaining):
-                items = await run_recognition(
-                    self._sandbox,
-                    recognize_to_items,
-                    data,
-                    job.file_type,
-                    self._tesseract_cmd,
-                    self._dpi,
-                    what="the file",
-                )
-        except TimeoutError:
-            msg = f"local recognition did not finish within the reply deadline ({remaining:.1f} s)"
-            raise ScanDeadlineExceeded(msg) from None
+        watching = self._progress.watching(job) if self._progress else contextlib.nullcontext()
+        async with watching as channel:
+            fn, args = (
+                (recognize_to_items, ()) if channel is None else (recognize_reporting, (channel,))
+            )
+            try:
+                async with asyncio.timeout(remaining):
+                    items = await run_recognition(
+                        self._sandbox,
+                        fn,
+                        *args,
+                        data,
+                        job.file_type,
+                        self._tesseract_cmd,
+                        self._dpi,
+                        what="the file",
+                    )
+            except TimeoutError:
+                msg = f"local recognition did not finish within the reply deadline ({remaining:.1f} s)"
+                raise ScanDeadlineExceeded(msg) from None
         if not isinstance(items, dict):
             msg = f"the local recogniser returned {type(items).__name__}"
             raise TypeError(msg)
@@ -114,8 +131,8 @@ def build_recognizer(
     """The service's recogniser: the scanning system when OPENBAO__SCAN__SCAN_URL is set, else
     the local recogniser over its worker pool (`settings.pool`).
 
-    `archive_store` receives the raw result sets (the service's S3; none for a local parse,
-    which writes nothing anywhere). `workers` sizes the pool; by default OCR_WORKERS capped by
+    `archive_store` receives the raw result sets and the local recogniser's progress (the
+    service's S3; none for a local parse, which writes nothing anywhere). `workers` sizes the pool; by default OCR_WORKERS capped by
     JOBS_IN_FLIGHT.
     """
     from services.runtime.sandbox import Sandbox
@@ -137,7 +154,14 @@ def build_recognizer(
         source, resources = HttpSource(client), (client,)
     else:
         sandbox = pool_for(settings.pool, settings.jobs_in_flight, workers)
-        source = LocalSource(sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi)
+        progress = (
+            ProgressWriter(archive_store, settings.s3.s3_results_bucket)
+            if archive_store is not None
+            else None
+        )
+        source = LocalSource(
+            sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi, progress=progress
+        )
         resources = (sandbox,)
     archive = (
         RawArchive(archive_store, settings.s3.s3_results_bucket)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from services.scan_gateway.local._engine import OCR_LANGUAGES, recognize_to_items
 from services.scan_gateway.local._layout import Frame, PlacedWord, Reread, Stamped, layout_page
+from services.scan_gateway.local._pages import page_starting, pages_reported, recognize_reporting
 
 __all__ = [
     "OCR_LANGUAGES",
@@ -13,5 +14,8 @@ __all__ = [
     "Reread",
     "Stamped",
     "layout_page",
+    "page_starting",
+    "pages_reported",
+    "recognize_reporting",
     "recognize_to_items",
 ]

@@ -19,6 +19,7 @@ from typing import Any
 from services.scan_gateway.exceptions import FileUnreadable, OcrUnavailable
 from services.scan_gateway.local._combs import join_comb_words, reread_combs
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
+from services.scan_gateway.local._pages import page_starting
 from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
@@ -134,6 +135,7 @@ def _pdf(data: bytes, tesseract_cmd: str, dpi: int) -> list[Item]:
     document: Any = None
     try:
         for number, (words, frame) in enumerate(layers, start=1):
+            page_starting(number, len(layers))
             verdict = judge_layer(words)
             if verdict is LayerVerdict.USE:
                 items.append(layout_page(words, number, frame=frame))
