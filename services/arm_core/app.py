@@ -34,6 +34,7 @@ from services.arm_core.jobs.file_reads import FileReads
 from services.arm_core.jobs.intake import FinalResultHandler, Intake, StagedFinalHandler
 from services.arm_core.jobs.orphans import OrphanSweeper
 from services.arm_core.jobs.periodic import PeriodicTask
+from services.arm_core.jobs.progress import ProgressReader
 from services.arm_core.jobs.relay import OutboxRelay, RequestPublisher
 from services.arm_core.jobs.results import ResultFileHandler, S3ResultReader
 from services.arm_core.jobs.retention import FileRetention
@@ -249,7 +250,8 @@ def create_app(
         else None
     )
     evidence = EvidenceService(storage, uploads, results_bucket=settings.s3.s3_results_bucket)
-    install_rest(api, ApiDeps(sessions, uploads, retention, official, evidence))
+    progress = ProgressReader(storage, results_bucket=settings.s3.s3_results_bucket)
+    install_rest(api, ApiDeps(sessions, uploads, retention, official, evidence, progress))
     # Outside the auth guards: a body over its limit is refused before anything reads it.
     api.add_middleware(
         BodyLimit,

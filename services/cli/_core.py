@@ -76,14 +76,15 @@ class CoreClient:
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
     ) -> dict[str, Any]:
-        """Poll the job until its status is final; `on_status` sees every new status."""
+        """Poll the job until its status is final; `on_status` sees every new status and,
+        while a scan is processed, every new count of its pages done (`progress`)."""
         deadline = clock() + timeout
-        seen: str | None = None
+        seen: tuple[str, Any] | None = None
         while True:
             job = self.job(job_id)
             status = str(job.get("status"))
-            if status != seen:
-                seen = status
+            if (status, job.get("progress")) != seen:
+                seen = (status, job.get("progress"))
                 if on_status is not None:
                     on_status(status, job)
             if status in FINAL_STATUSES:

@@ -403,14 +403,29 @@ def _job(args: argparse.Namespace) -> int:
     return _print_job(job, documents, name=None, as_json=args.json, code=code)
 
 
+def _pages_done(job: dict[str, Any]) -> tuple[int, int] | None:
+    """The job's (pages done, pages in all), when its `progress` says them."""
+    progress = job.get("progress")
+    if not isinstance(progress, dict):
+        return None
+    done, total = progress.get("pages_done"), progress.get("pages_total")
+    if isinstance(done, int) and isinstance(total, int) and 0 <= done <= total:
+        return done, total
+    return None
+
+
 def _progress(started: float, pages: int | None = None) -> Any:
-    """Each status as it comes, with the seconds waited; while it runs, the pages of the scan
-    (the total: no service reports the pages done, decision 0037)."""
+    """Each status as it comes, with the seconds waited; while it runs, the pages of the scan:
+    the pages done of all when the job tells them (scan-gateway's local recogniser), else the
+    total counted here (decision 0037)."""
     from services.cli._core import ACTIVE_STATUSES  # httpx only for the core's commands
 
     def show(status: str, job: dict[str, Any]) -> None:
         shown = STATUS_NAMES.get(status, status)
-        if pages and status in ACTIVE_STATUSES:
+        done = _pages_done(job)
+        if done is not None and status in ACTIVE_STATUSES:
+            shown += f", готово страниц: {done[0]} из {done[1]}"
+        elif pages and status in ACTIVE_STATUSES:
             shown += f", страниц: {pages}"
         print(f"  {seconds(time.monotonic() - started):>9}  {shown}", file=sys.stderr, flush=True)
 

@@ -164,3 +164,15 @@ def render_png(pdf: bytes, page: int, dpi: int = 300) -> bytes:
     out = io.BytesIO()
     image.convert("L").save(out, format="PNG")
     return out.getvalue()
+
+
+def render_scanned_pdf(forms: tuple[Form, ...], dpi: int = 150) -> bytes:
+    """A PDF of scanned pages, one a form (images at `dpi`, no text layer): each page goes
+    through OCR."""
+    from PIL import Image
+
+    text = render_pdf(forms)
+    images = [Image.open(io.BytesIO(render_png(text, n, dpi=dpi))) for n in range(len(forms))]
+    out = io.BytesIO()
+    images[0].save(out, "PDF", resolution=dpi, save_all=True, append_images=images[1:])
+    return out.getvalue()

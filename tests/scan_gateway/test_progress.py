@@ -6,7 +6,6 @@ never fails nor holds the job."""
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import shutil
 from pathlib import Path
@@ -20,21 +19,10 @@ from services.scan_gateway.local import pages_reported, recognize_reporting
 from services.scan_gateway.progress import ProgressWriter, progress_key
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 
-from ._forms import BALANCE, INCOME, font_path, render_pdf, render_png
+from ._forms import BALANCE, INCOME, font_path, render_pdf, render_scanned_pdf
 from .test_local import InlineRunner, make_job
 
 pytestmark = pytest.mark.skipif(font_path() is None, reason="no DejaVuSans font to render with")
-
-
-def _raster_pdf(pages: int) -> bytes:
-    """A PDF of `pages` scanned pages (images, no text layer): each goes through OCR."""
-    from PIL import Image
-
-    forms = render_pdf((BALANCE, INCOME, BALANCE)[:pages])
-    images = [Image.open(io.BytesIO(render_png(forms, n, dpi=150))) for n in range(pages)]
-    out = io.BytesIO()
-    images[0].save(out, "PDF", resolution=150, save_all=True, append_images=images[1:])
-    return out.getvalue()
 
 
 class _Recording:
@@ -80,7 +68,9 @@ async def test_a_scan_in_a_sandboxed_worker_shows_its_pages_done_while_it_runs()
         source = LocalSource(
             sandbox, dpi=150, progress=ProgressWriter(store, "results", interval=0.05)
         )
-        recognition = await ScanGatewayRecognizer(source).recognize(_raster_pdf(3), job)
+        recognition = await ScanGatewayRecognizer(source).recognize(
+            render_scanned_pdf((BALANCE, INCOME, BALANCE)), job
+        )
     assert recognition.documents
     assert {(bucket, key) for bucket, key, _ in store.puts} == {("results", progress_key(job))}
     assert progress_key(job) == f"results/{job.file_id}/{job.job_id}/progress.json"

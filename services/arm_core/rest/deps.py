@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from services.arm_core.auth import Principal, require
 from services.arm_core.documents.official import OfficialFilings
 from services.arm_core.jobs.evidence import EvidenceService
+from services.arm_core.jobs.progress import ProgressReader
 from services.arm_core.jobs.retention import FileRetention
 from services.arm_core.jobs.uploads import UploadService
 
@@ -31,12 +32,14 @@ class ApiDeps:
         retention: FileRetention,
         official: OfficialFilings | None = None,
         evidence: EvidenceService | None = None,
+        progress: ProgressReader | None = None,
     ) -> None:
         self.sessions = sessions
         self.uploads = uploads
         self.retention = retention
         self.official = official  # the official filing's figures; None: comparison off
         self.evidence = evidence  # where scan values print; None: no evidence crops
+        self.progress = progress  # a running scan's pages done; None: not shown
 
 
 def _deps(request: Request) -> ApiDeps:

@@ -28,6 +28,7 @@ __all__ = [
     "JobPage",
     "JobStatusName",
     "OsvRowPage",
+    "PagesDoneOut",
     "PipelineName",
     "Problem",
     "ReviewGlanceOut",
@@ -65,6 +66,13 @@ class S3Location(BaseModel):
     key: str
 
 
+class PagesDoneOut(BaseModel):
+    """A processing scan's pages done of all its recogniser reads (decision 0037)."""
+
+    pages_done: int = Field(ge=0)
+    pages_total: int = Field(ge=1)
+
+
 class JobOut(BaseModel):
     """A recognition job as the API shows it."""
 
@@ -93,6 +101,11 @@ class JobOut(BaseModel):
     created_at: dt.datetime
     updated_at: dt.datetime
     documents_url: str = Field(description="The documents this job's result produced")
+    progress: PagesDoneOut | None = Field(
+        None,
+        description="Only in `GET /jobs/{job_id}` of a scan being processed by scan-gateway's "
+        "local recogniser: the pages it has done so far; null when not known (never guessed)",
+    )
 
     @classmethod
     def of(cls, job: RecognitionJob) -> JobOut:

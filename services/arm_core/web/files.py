@@ -14,7 +14,13 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core.db.documents import Document
-from services.arm_core.db.models import ACTIVE_STATUSES, Correction, RecognitionJob, StoredFile
+from services.arm_core.db.models import (
+    ACTIVE_STATUSES,
+    Correction,
+    JobStatus,
+    RecognitionJob,
+    StoredFile,
+)
 from services.arm_core.documents.corrections import load_corrected
 from services.arm_core.documents.listing import (
     FAILED_STATUSES,
@@ -46,6 +52,7 @@ from services.arm_core.web.names import STATUS_NAMES
 from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import EXCEL_TYPES, SourceReader, Sources
+from services.arm_core.web.views import RunningPages
 
 __all__ = ["router"]
 
@@ -110,11 +117,16 @@ async def _file_page_data(
 
 async def _pages_while_running(
     deps: ApiDeps, sources: SourceReader, stored: StoredFile, job: RecognitionJob | None
-) -> int | None:
-    """The pages a running recognition of a scan works through (decision 0037), else None."""
+) -> RunningPages | None:
+    """The pages a running recognition of a scan works through and, while it is processing,
+    those its recogniser says it has done (decision 0037); None when nothing can be said."""
     if job is None or job.status not in _ACTIVE:
         return None
-    return await sources.page_count(deps.uploads, stored)
+    counted = await sources.page_count(deps.uploads, stored)
+    done = None
+    if deps.progress is not None and job.status == JobStatus.PROCESSING:
+        done = await deps.progress.pages_done(stored, job.id)
+    return RunningPages(counted, done) if counted or done else None
 
 
 async def _reviews(session: AsyncSession, documents: Sequence[Document]) -> dict[uuid.UUID, Review]:

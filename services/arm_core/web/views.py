@@ -12,12 +12,14 @@ from typing import Any
 from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
 from services.arm_core.documents.words import money, ru_date
+from services.arm_core.jobs.progress import PagesDone
 
 __all__ = [
     "Cell",
     "CheckRow",
     "GridLine",
     "HeaderRow",
+    "RunningPages",
     "StatementView",
     "header_shown",
     "money",
@@ -36,6 +38,28 @@ def waited(since: dt.datetime | None, now: dt.datetime | None = None) -> str:
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
+@dataclass(frozen=True, slots=True)
+class RunningPages:
+    """The pages beside a running scan's wait (decision 0037): `counted`, the pages of the
+    stored file; `done`, what its recogniser last said it finished (None: not known)."""
+
+    counted: int | None
+    done: PagesDone | None = None
+
+    @property
+    def total(self) -> int | None:
+        """The recogniser's total when it told one (it reads at most 50 pages), else the
+        count."""
+        return self.done.total if self.done is not None else self.counted
+
+    @property
+    def shown(self) -> str:
+        """«готово страниц: 2 из 5», or «страниц: 5» while no page done is known."""
+        if self.done is not None:
+            return f"готово страниц: {self.done.done} из {self.done.total}"
+        return f"страниц: {self.counted}" if self.counted else ""
 
 
 @dataclass(frozen=True, slots=True)
