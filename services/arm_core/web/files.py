@@ -124,7 +124,8 @@ async def _pages_while_running(
         return None
     counted = await sources.page_count(deps.uploads, stored)
     done = None
-    if deps.progress is not None and job.status == JobStatus.PROCESSING:
+    scan = stored.file_type not in EXCEL_TYPES  # a workbook's parser tells no pages
+    if deps.progress is not None and scan and job.status == JobStatus.PROCESSING:
         done = await deps.progress.pages_done(stored, job.id)
     return RunningPages(counted, done) if counted or done else None
 
