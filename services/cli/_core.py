@@ -16,7 +16,9 @@ from typing import Any
 
 import httpx
 
+from services.cli._words import seconds
 from services.cli.exceptions import CoreRejected, CoreUnavailable, JobTimedOut
+from services.contract.words import STATUS_NAMES
 
 __all__ = ["ACTIVE_STATUSES", "API_PREFIX", "FINAL_STATUSES", "TOKEN_ENV", "CoreClient"]
 
@@ -90,7 +92,7 @@ class CoreClient:
             if status in FINAL_STATUSES:
                 return job
             if clock() >= deadline:
-                msg = f"job {job_id} is still {status} after {timeout:g} s"
+                msg = f"задание {job_id} через {seconds(timeout)} всё ещё «{STATUS_NAMES.get(status, status)}»"
                 raise JobTimedOut(msg, job_id=job_id, last_status=status)
             sleep(poll_interval)
 
@@ -122,37 +124,37 @@ class CoreClient:
         try:
             response = self._http.request(method, path, **kwargs)
         except httpx.TimeoutException:
-            msg = f"arm-core at {self.base_url} did not answer in time"
+            msg = f"arm-core ({self.base_url}) не ответил вовремя"
             raise CoreUnavailable(msg, url=self.base_url) from None
         except httpx.HTTPError as exc:
-            msg = f"cannot reach arm-core at {self.base_url}: {_reason(exc)}"
+            msg = f"нет связи с arm-core по адресу {self.base_url}: {_reason(exc)}"
             raise CoreUnavailable(msg, url=self.base_url) from None
         if response.status_code >= 500:
-            msg = f"arm-core at {self.base_url} failed: {_problem(response)}"
+            msg = f"arm-core ({self.base_url}) ответил ошибкой: {_problem(response)}"
             raise CoreUnavailable(msg, url=self.base_url)
         if response.status_code >= 400:
-            msg = f"arm-core refused {method} {path}: {_problem(response)}"
+            msg = f"arm-core отклонил {method} {path}: {_problem(response)}"
             if response.status_code == 401:
                 msg += (
-                    "; the token was not accepted (expired?)"
+                    "; токен не принят (истёк срок?)"
                     if self._has_token
-                    else f"; this core needs a token: --token or ${TOKEN_ENV}"
+                    else f"; этому arm-core нужен токен: --token или ${TOKEN_ENV}"
                 )
             raise CoreRejected(msg, status_code=response.status_code)
         try:
             body = response.json()
         except ValueError:
-            msg = f"arm-core at {self.base_url} answered {method} {path} with no JSON"
+            msg = f"arm-core ({self.base_url}) ответил на {method} {path} не JSON"
             raise CoreUnavailable(msg, url=self.base_url) from None
         if not isinstance(body, dict):
-            msg = f"arm-core at {self.base_url} answered {method} {path} with no JSON object"
+            msg = f"arm-core ({self.base_url}) ответил на {method} {path} не JSON-объектом"
             raise CoreUnavailable(msg, url=self.base_url)
         return body
 
 
 def _reason(exc: httpx.HTTPError) -> str:
     if isinstance(exc, httpx.ConnectError):
-        return "connection refused or host unknown"
+        return "соединение отклонено или адрес не найден"
     return type(exc).__name__
 
 

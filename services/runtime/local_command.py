@@ -69,13 +69,13 @@ def exit_code_of(status: str) -> int:
 def read_local_file(path: Path) -> bytes:
     """The bytes of `path`, or a `LocalFileError` that names it."""
     if not path.exists():
-        raise LocalFileError(f"file not found: {path}")
+        raise LocalFileError(f"файл не найден: {path}")
     if not path.is_file():
-        raise LocalFileError(f"not a file: {path}")
+        raise LocalFileError(f"не файл: {path}")
     try:
         return path.read_bytes()
     except OSError as exc:
-        raise LocalFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise LocalFileError(f"не удалось прочитать {path}: {exc.strerror or exc}") from None
 
 
 async def recognize_file(

@@ -137,7 +137,7 @@ def test_a_file_removed_or_changed_mid_batch_is_a_failure_line_and_the_rest_go_o
     assert lines[1].startswith("done") and "b.xlsx" in lines[1]
     assert (
         lines[2].startswith("error")
-        and f"c.xlsx (XLSX): FILE_READ_ERROR: file not found: {paths[2]}" in lines[2]
+        and f"c.xlsx (XLSX): FILE_READ_ERROR: файл не найден: {paths[2]}" in lines[2]
     )
     assert lines[3].startswith("error") and "d.xlsx (XLSX): FILE_READ_ERROR:" in lines[3]
     assert "теперь PDF, а в начале работы был XLSX" in lines[3]

@@ -148,7 +148,7 @@ def test_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.xlsx"
     for run in (arm_ka("parse", str(missing)), python_m("services.tabular_parser", str(missing))):
         assert run.returncode == 64
-        assert f"file not found: {missing}" in run.stderr
+        assert f"файл не найден: {missing}" in run.stderr
         assert "Traceback" not in run.stderr
         assert run.stdout == ""
 

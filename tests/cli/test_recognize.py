@@ -75,7 +75,7 @@ def test_an_unreachable_core_is_a_clear_error(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     run = arm_ka("recognize", str(path), "--core", url)
     assert run.returncode == 69
-    assert f"cannot reach arm-core at {url}" in run.stderr
+    assert f"нет связи с arm-core по адресу {url}" in run.stderr
     assert "Traceback" not in run.stderr
 
 
@@ -83,7 +83,7 @@ def test_recognize_a_missing_file_is_a_usage_error(tmp_path: Path) -> None:
     """The file is checked before the core is contacted: exit 64 even with no core."""
     run = arm_ka("recognize", str(tmp_path / "nope.pdf"), "--core", "http://127.0.0.1:9")
     assert run.returncode == 64
-    assert "file not found" in run.stderr
+    assert "файл не найден" in run.stderr
 
 
 @pytest.mark.e2e

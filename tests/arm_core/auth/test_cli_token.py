@@ -61,8 +61,8 @@ async def test_without_a_token_the_cli_says_so_and_exits_65(
         code = await _arm_ka("recognize", str(path), "--core", url)
     err = capsys.readouterr().err
     assert code == 65
-    assert "arm-core refused POST /api/v1/files: 401" in err
-    assert "this core needs a token: --token or $ARM_KA_TOKEN" in err
+    assert "arm-core отклонил POST /api/v1/files: 401" in err
+    assert "этому arm-core нужен токен: --token или $ARM_KA_TOKEN" in err
     assert "Traceback" not in err
 
 
@@ -88,8 +88,8 @@ async def test_the_token_is_sent_from_the_option_or_the_environment_and_never_pr
         )
         out = capsys.readouterr()
         assert code == 75, out.err
-        assert "uploaded ofr.xlsx as XLSX" in out.err
-        job_id = out.err.split("job ")[1].split()[0]
+        assert "загружен ofr.xlsx (XLSX)" in out.err
+        job_id = out.err.split("задание ")[1].split(maxsplit=1)[0].rstrip(",")
         monkeypatch.setenv("ARM_KA_TOKEN", provider.token(roles=["analyst"]))
         assert await _arm_ka("job", job_id, "--core", url, "--json") == 0
         shown = capsys.readouterr()
@@ -99,7 +99,7 @@ async def test_the_token_is_sent_from_the_option_or_the_environment_and_never_pr
         assert await _arm_ka("job", job_id, "--core", url) == 65
         refused = capsys.readouterr()
     assert "401" in refused.err
-    assert "the token was not accepted" in refused.err
+    assert "токен не принят" in refused.err
     for text in (out.out, out.err, shown.out, shown.err, refused.out, refused.err):
         assert integrator not in text
         assert expired not in text
