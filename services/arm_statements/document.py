@@ -224,14 +224,13 @@ def _is_statement(kind: FormKind) -> bool:
     return kind in ("BALANCE", "INCOME")
 
 
-def _report_date(header: dict[str, HeaderRead], columns: Sequence[ColumnRead]) -> dt.date | None:
-    report = header.get("report_date", HeaderRead())
+def _report_date(report: HeaderRead, columns: Sequence[ColumnRead]) -> HeaderRead:
+    """The report date as read, or, when the header printed none, the first absolute
+    column's date (marked FROM_COLUMNS)."""
     if report.value is not None:
-        return dt.date.fromisoformat(report.value)
+        return report
     dated = next((c.period_date for c in columns if c.period_kind == "absolute"), None)
-    if dated is not None:
-        header["report_date"] = HeaderRead(dated.isoformat(), None, FROM_COLUMNS)
-    return dated
+    return report if dated is None else HeaderRead(dated.isoformat(), None, FROM_COLUMNS)
 
 
 def _columns_json(columns: Sequence[ColumnRead], report: dt.date | None) -> list[Json]:
@@ -638,13 +637,10 @@ _UNITS_FRACTIONS = 3
 """Amounts with kopecks that put «тыс. руб.» in doubt (when half the non-zero ones have them)."""
 
 
-def _units_doubt(
-    header: dict[str, HeaderRead], lines: Sequence[LineRead]
-) -> DocumentWarning | None:
+def _units_doubt(units: HeaderRead, lines: Sequence[LineRead]) -> DocumentWarning | None:
     """«в тыс. руб.» over amounts with kopecks: a statement in thousands rounds each line to
     whole thousands, so figures such as 1327883.67 are roubles under a wrong unit (real
-    0420003 of 2019) — the unit is up for review, never taken on trust."""
-    units = header["units"]
+    0420003 of 2019) — the warning puts the unit up for review, never taken on trust."""
     if units.value != _THOUSANDS or units.review is not None:
         return None
     amounts = [
@@ -657,7 +653,6 @@ def _units_doubt(
     kopecks = [a for a in amounts if a != a.to_integral_value()]
     if len(kopecks) < _UNITS_FRACTIONS or 2 * len(kopecks) < len(amounts):
         return None
-    header["units"] = HeaderRead(units.value, units.text, units.confidence, HeaderReview.UNCERTAIN)
     message = (
         f"Единица измерения «{units.text or units.value}», но {len(kopecks)} из {len(amounts)} "
         f"сумм с копейками (например {format_amount(kopecks[0])}): в тысячах суммы целые, "
@@ -684,7 +679,10 @@ def build_document(read: StatementRead) -> Json:
     lines = _exact(read)
     columns: list[Json] = []
     if lines:
-        columns = _columns_json(read.columns, _report_date(header, read.columns))
+        header["report_date"] = _report_date(header["report_date"], read.columns)
+        dated = header["report_date"].value
+        report = dt.date.fromisoformat(dated) if dated is not None else None
+        columns = _columns_json(read.columns, report)
         warnings.extend(_column_warnings(columns))
     refs, repeats = _first_refs(lines)
     skeleton: Json = {
@@ -720,8 +718,9 @@ def build_document(read: StatementRead) -> Json:
         )
     warnings.extend(_line_warnings(lines, items, repeats, (outliers, unknown)))
     warnings.extend(read.closing_notes)
-    doubt = _units_doubt(header, lines)
+    doubt = _units_doubt(header["units"], lines)
     if doubt is not None:
+        header["units"] = replace(header["units"], review=HeaderReview.UNCERTAIN)
         warnings.append(doubt)
     review = [name for name in HEADER_FIELDS if header[name].review is not None]
     warnings.extend(_header_warnings(header, review))
