@@ -33,7 +33,7 @@ from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.osv import RowLabel, error_steps, osv_checks, page_offset
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import Sources, evidence_origin
-from services.arm_core.web.views import StatementView, header_shown, statement_view
+from services.arm_core.web.views import StatementView, header_shown, remarks, statement_view
 from services.arm_statements.money import format_amount, parse_amount, too_precise
 
 __all__ = ["router"]
@@ -66,6 +66,7 @@ def _doc_context(
         "corrected": corrected,
         "review": review_of(corrected),
         "base": f"{UI_PREFIX}/files/{stored.id}/documents/{document.id}",
+        "remarks": remarks(corrected.document),
     }
     if not is_osv(document.document_type):
         context["view"] = statement_view(corrected)

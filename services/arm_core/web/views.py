@@ -11,7 +11,7 @@ from typing import Any
 
 from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
-from services.arm_core.documents.words import money, ru_date
+from services.arm_core.documents.words import SEVERITIES, money, ru_date
 from services.arm_core.jobs.progress import PagesDone
 
 __all__ = [
@@ -133,6 +133,45 @@ class StatementView:
     checks: list[CheckRow]
     header: list[HeaderRow]
     doubtful: list[tuple[int, int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Remark:
+    """A recogniser's warning as the analyst reads it: how serious, what it says, and the
+    lines it names (index and «code name», to jump to)."""
+
+    code: str
+    severity: str
+    level: str
+    message: str
+    lines: list[tuple[int, str]]
+
+
+_LIVE_CODES = frozenset({"RELATION_FAILED", "SOFT_RELATION_FAILED"})
+"""Warnings the page shows live instead: a relation's state after the corrections is under
+«Проверки»; the recogniser's word on it would lie once a correction makes it hold."""
+
+
+def remarks(document: dict[str, Any]) -> list[Remark]:
+    """The recogniser's warnings on a document, as recognised (corrections change values,
+    not what was seen), without the relation ones, errors first."""
+    named: dict[str, tuple[int, str]] = {}
+    for index, line in enumerate(document.get("lines") or []):
+        label = " ".join(str(p) for p in (line.get("line_code"), line.get("line_name")) if p)
+        named.setdefault(str(line.get("ref")), (index, label or f"строка {index + 1}"))
+    found = [
+        Remark(
+            code=str(w.get("code")),
+            severity=SEVERITIES.get(str(w.get("severity")), str(w.get("severity"))),
+            level=str(w.get("severity")),
+            message=str(w.get("message") or ""),
+            lines=[named[str(ref)] for ref in w.get("line_refs") or () if str(ref) in named],
+        )
+        for w in document.get("warnings") or ()
+        if w.get("code") not in _LIVE_CODES
+    ]
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(found, key=lambda r: order.get(r.level, 3))
 
 
 def _column_label(column: dict[str, Any]) -> str:

@@ -514,3 +514,31 @@ async def test_the_page_prints_dates_as_people_read_them_and_the_api_keeps_iso(
         assert f"{column['label']} ({day[8:10]}.{day[5:7]}.{day[0:4]})" in grid
     panel = await _page(client, f"{income.page}/field?field=report_date")
     assert 'value="31.12.2024"' in panel
+
+
+def _remarks(page: str) -> list[tuple[str, str]]:
+    """(code, text) of each recogniser's remark the page lists."""
+    found = re.findall(r'<li class="remark [^"]*" data-code="([A-Z_0-9]+)">(.*?)</li>', page)
+    return [(code, re.sub(r"<[^>]+>", "", text)) for code, text in found]
+
+
+async def test_the_page_lists_what_the_recogniser_warned_of_and_never_a_stale_relation(
+    client: httpx.AsyncClient, income: Recognised
+) -> None:
+    """The unread 2120 is a remark in Russian linking to its line; the failed relation is not
+    a remark (it is under «Проверки», live): once a correction makes it hold, no text on the
+    page still says it fails."""
+    page = await _page(client, income.page)
+    remarks = _remarks(page)
+    assert remarks, "the page lists no remark of the recogniser"
+    assert "RELATION_FAILED" not in {code for code, _ in remarks}
+    unread = [text for code, text in remarks if code == "VALUE_UNREADABLE"]
+    assert unread and all(not re.search(r"[A-Za-z]{3,}", text) for text in unread), unread
+    assert f'<a href="#line-{DOUBTFUL_LINE}">2120' in page
+    fixed = await client.post(
+        f"{income.page}/corrections",
+        data={"kind": "auto", "line": DOUBTFUL_LINE, "column": COLUMN, "value": RIGHT_AMOUNT},
+    )
+    assert 'id="checks-ok"' in fixed.text
+    assert "Нарушено" not in fixed.text
+    assert "RELATION_FAILED" not in {code for code, _ in _remarks(fixed.text)}
