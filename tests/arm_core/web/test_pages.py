@@ -534,7 +534,7 @@ async def test_the_page_lists_what_the_recogniser_warned_of_and_never_a_stale_re
     assert "RELATION_FAILED" not in {code for code, _ in remarks}
     unread = [text for code, text in remarks if code == "VALUE_UNREADABLE"]
     assert unread and all(not re.search(r"[A-Za-z]{3,}", text) for text in unread), unread
-    assert f'<a href="#line-{DOUBTFUL_LINE}">2120' in page
+    assert f'<a href="#line-{DOUBTFUL_LINE}" tabindex="-1">2120' in page
     fixed = await client.post(
         f"{income.page}/corrections",
         data={"kind": "auto", "line": DOUBTFUL_LINE, "column": COLUMN, "value": RIGHT_AMOUNT},
