@@ -52,7 +52,7 @@ from services.arm_core.web.names import STATUS_NAMES
 from services.arm_core.web.not_found import PageNotFound
 from services.arm_core.web.render import UI_PREFIX, render
 from services.arm_core.web.sources import EXCEL_TYPES, SourceReader, Sources
-from services.arm_core.web.views import RunningPages
+from services.arm_core.web.views import RunningPages, file_remarks
 
 __all__ = ["router"]
 
@@ -243,6 +243,7 @@ async def file_page(
         running=latest is not None and latest.status in _ACTIVE,
         latest=latest,
         pages=await _pages_while_running(deps, sources, stored, latest),
+        file_remarks=file_remarks(job.metrics) if job is not None else [],
     )
 
 

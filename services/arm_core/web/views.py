@@ -9,10 +9,13 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationError
+
 from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
 from services.arm_core.documents.review import Change, review_of
 from services.arm_core.documents.words import SEVERITIES, money, ru_date
 from services.arm_core.jobs.progress import PagesDone
+from services.contract.models.result_v2 import FileLocator, FileWarning
 
 __all__ = [
     "Cell",
@@ -172,6 +175,55 @@ def remarks(document: dict[str, Any]) -> list[Remark]:
     ]
     order = {"error": 0, "warning": 1, "info": 2}
     return sorted(found, key=lambda r: order.get(r.level, 3))
+
+
+@dataclass(frozen=True, slots=True)
+class FileRemark:
+    """A recogniser's warning on the file as a whole (a sheet or page it did not understand,
+    a part left out): how serious, what it says, where."""
+
+    code: str
+    severity: str
+    level: str
+    message: str
+    where: str
+
+
+def file_remarks(metrics: object) -> list[FileRemark]:
+    """The file-level warnings a result's `metrics` carries, errors first; an item that is
+    not a contract FileWarning (a 1.x result's plain text, a rejected file's) is left out."""
+    items = metrics.get("warnings") if isinstance(metrics, dict) else None
+    found: list[FileRemark] = []
+    for item in items if isinstance(items, list) else ():
+        try:
+            warning = FileWarning.model_validate(item)
+        except ValidationError:
+            continue
+        level = warning.severity
+        found.append(
+            FileRemark(
+                warning.code,
+                SEVERITIES.get(level, level),
+                level,
+                warning.message,
+                _where(warning.locator),
+            )
+        )
+    order = {"error": 0, "warning": 1, "info": 2}
+    return sorted(found, key=lambda r: order.get(r.level, 3))
+
+
+def _where(locator: FileLocator) -> str:
+    parts = []
+    if locator.sheet:
+        parts.append(f"лист «{locator.sheet}»" + (f", {locator.range}" if locator.range else ""))
+    if locator.page is not None:
+        parts.append(f"страница {locator.page}")
+    if locator.table is not None:
+        parts.append(f"таблица {locator.table + 1}")
+    if locator.part:
+        parts.append(f"часть «{locator.part}»")
+    return ", ".join(parts)
 
 
 def _column_label(column: dict[str, Any]) -> str:

@@ -542,3 +542,24 @@ async def test_the_page_lists_what_the_recogniser_warned_of_and_never_a_stale_re
     assert 'id="checks-ok"' in fixed.text
     assert "Нарушено" not in fixed.text
     assert "RELATION_FAILED" not in {code for code, _ in _remarks(fixed.text)}
+
+
+async def test_the_file_page_says_what_the_recogniser_saw_in_a_sheet_it_did_not_take(
+    app: CoreApp, client: httpx.AsyncClient, sessions: async_sessionmaker[AsyncSession]
+) -> None:
+    """A workbook of the ОФР and a sheet of notes: the ОФР is a document, and the file page
+    lists, under «Замечания к файлу», the recogniser's word on the notes sheet (SHEET_OTHER,
+    in Russian, naming the sheet) — a sheet it did not understand is never silently dropped."""
+    income = openpyxl.load_workbook(io.BytesIO(doubtful_income_xlsx()))
+    notes = income.create_sheet("Заметки")
+    notes.append(["Комментарий бухгалтера"])
+    notes.append(["Аренда офиса продлена до 2026 года"])
+    data = io.BytesIO()
+    income.save(data)
+    done = await upload_and_recognize(app, client, sessions, "ofr-notes.xlsx", data.getvalue())
+    page = await _page(client, f"/ui/files/{done.file_id}")
+    assert "Замечания к файлу" in page
+    [other] = re.findall(r'<li class="remark [^"]*" data-code="SHEET_OTHER">(.*?)</li>', page)
+    text = re.sub(r"<[^>]+>", "", other)
+    assert "лист «Заметки»" in text
+    assert "сведения" in text
