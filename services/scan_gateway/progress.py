@@ -2,7 +2,8 @@
 
 `{"pages_done": 2, "pages_total": 5}`, in the result prefix the contract gives scan-gateway (as
 the evidence file): no contract field, no envelope. The local recogniser's worker tells its
-pages through a channel file (`services.scan_gateway.local.recognize_reporting`); here the
+pages through a channel file (`services.scan_gateway.local.recognize_reporting`), or, when a
+PDF's pages are split among the workers, `LocalSource` writes there the pages finished; the
 channel is polled while the worker runs and each new count is written once, so at most one
 write a page; when the worker has returned, every page is done and that is written last. A
 write that fails or hangs is logged and dropped: the job never waits on its progress for long

@@ -17,7 +17,7 @@ import contextlib
 import datetime as dt
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from services.runtime.recognizer import ErrorCode, Job, Recognition, RecognitionFailed
 from services.runtime.sandboxed import SandboxRunner, run_recognition
@@ -74,8 +74,15 @@ class HttpSource:
 
 
 class LocalSource:
-    """The local recogniser, run in a worker process (OCR must not block the event loop);
-    with a `progress` writer, the pages it has read are stored while it runs."""
+    """The local recogniser, run in worker processes (OCR must not block the event loop);
+    with a `progress` writer, the pages it has read are stored while it runs.
+
+    `workers` is how many pages of one PDF may be recognised at once (the sandbox's worker
+    count, `build_recognizer`): above one, a PDF's pages go to the workers one page a task and
+    their items are joined in page order — the same items as one call reading the whole file.
+    Each task keeps every sandbox limit; the first task that fails fails the file, as one call
+    would, and the others are stopped.
+    """
 
     def __init__(
         self,
@@ -84,35 +91,26 @@ class LocalSource:
         tesseract_cmd: str = "tesseract",
         dpi: int = 300,
         progress: ProgressWriter | None = None,
+        workers: int = 1,
     ):
         self._sandbox = sandbox
         self._tesseract_cmd = tesseract_cmd
         self._dpi = dpi
         self._progress = progress
+        self._workers = workers
 
     async def fetch(self, data: bytes, job: Job, *, deadline: float) -> RawResultSet:
-        from services.scan_gateway.local import recognize_reporting, recognize_to_items
-
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             raise ScanDeadlineExceeded("the reply deadline passed before recognition started")
         watching = self._progress.watching(job) if self._progress else contextlib.nullcontext()
         async with watching as channel:
-            fn, args = (
-                (recognize_to_items, ()) if channel is None else (recognize_reporting, (channel,))
-            )
             try:
                 async with asyncio.timeout(remaining):
-                    items = await run_recognition(
-                        self._sandbox,
-                        fn,
-                        *args,
-                        data,
-                        job.file_type,
-                        self._tesseract_cmd,
-                        self._dpi,
-                        what="the file",
-                    )
+                    if self._workers > 1 and job.file_type == "PDF":
+                        items = await self._by_page(data, channel)
+                    else:
+                        items = await self._whole(data, job.file_type, channel)
             except TimeoutError:
                 msg = f"local recognition did not finish within the reply deadline ({remaining:.1f} s)"
                 raise ScanDeadlineExceeded(msg) from None
@@ -120,6 +118,65 @@ class LocalSource:
             msg = f"the local recogniser returned {type(items).__name__}"
             raise TypeError(msg)
         return RawResultSet(items=items, source="local")
+
+    async def _whole(self, data: bytes, file_type: str, channel: str | None) -> Any:
+        """The whole file in one worker call (which tells the channel each page it starts)."""
+        from services.scan_gateway.local import recognize_reporting, recognize_to_items
+
+        fn, args = (
+            (recognize_to_items, ()) if channel is None else (recognize_reporting, (channel,))
+        )
+        return await run_recognition(
+            self._sandbox,
+            fn,
+            *args,
+            data,
+            file_type,
+            self._tesseract_cmd,
+            self._dpi,
+            what="the file",
+        )
+
+    async def _by_page(self, data: bytes, channel: str | None) -> dict[str, bytes]:
+        """A PDF's pages as one task each, at most `workers` at a time (the sandbox queues the
+        rest); the channel hears the pages finished, which only go up."""
+        from services.scan_gateway.local import pdf_pages, recognize_pdf_pages, report_pages
+
+        total = int(await run_recognition(self._sandbox, pdf_pages, data, what="the file"))
+        finished = 0
+        if channel is not None:
+            report_pages(channel, finished, total)
+
+        async def page(number: int) -> Any:
+            nonlocal finished
+            items = await run_recognition(
+                self._sandbox,
+                recognize_pdf_pages,
+                data,
+                number,
+                number,
+                self._tesseract_cmd,
+                self._dpi,
+                what="the file",
+            )
+            finished += 1
+            if channel is not None:
+                report_pages(channel, finished, total)
+            return items
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(page(n)) for n in range(1, total + 1)]
+        except BaseExceptionGroup as failed:  # the first failure, as one call would raise it
+            raise failed.exceptions[0] from None
+        joined: dict[str, bytes] = {}
+        for task in tasks:
+            found = task.result()
+            if not isinstance(found, dict):
+                msg = f"the local recogniser returned {type(found).__name__}"
+                raise TypeError(msg)
+            joined.update(found)
+        return joined
 
 
 def build_recognizer(
@@ -160,7 +217,11 @@ def build_recognizer(
             else None
         )
         source = LocalSource(
-            sandbox, tesseract_cmd=settings.tesseract_cmd, dpi=settings.ocr_dpi, progress=progress
+            sandbox,
+            tesseract_cmd=settings.tesseract_cmd,
+            dpi=settings.ocr_dpi,
+            progress=progress,
+            workers=sandbox.settings.workers,
         )
         resources = (sandbox,)
     archive = (

@@ -15,7 +15,7 @@ import pytest
 
 from services.runtime.sandbox import Sandbox, SandboxSettings
 from services.runtime.storage import StorageError
-from services.scan_gateway.local import pages_reported, recognize_reporting
+from services.scan_gateway.local import pages_reported, recognize_reporting, report_pages
 from services.scan_gateway.progress import ProgressWriter, progress_key
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 
@@ -42,6 +42,19 @@ class _Recording:
             raise StorageError("S3 refused the write")
 
 
+def test_the_service_tells_the_pages_finished(tmp_path: Path) -> None:
+    """Pages split among workers: the service writes the pages finished to the channel, read
+    back as written; a channel that cannot be opened is ignored."""
+    channel = tmp_path / "pages"
+    channel.write_bytes(b"")
+    report_pages(str(channel), 0, 3)
+    assert pages_reported(str(channel)) == (0, 3)
+    report_pages(str(channel), 2, 3)
+    assert pages_reported(str(channel)) == (2, 3)
+    report_pages(str(tmp_path / "missing" / "pages"), 1, 3)
+    assert not (tmp_path / "missing").exists()
+
+
 def test_the_worker_tells_each_page_it_starts(tmp_path: Path) -> None:
     """A three-page text-layer PDF read with a channel: the last page started leaves «2 of 3
     done» there (the service adds the end); a channel that does not open changes nothing of
@@ -58,15 +71,22 @@ def test_the_worker_tells_each_page_it_starts(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="no tesseract")
-async def test_a_scan_in_a_sandboxed_worker_shows_its_pages_done_while_it_runs() -> None:
-    """Three scanned pages in the real sandbox: progress.json (beside the result) is written
-    while the worker runs — pages done never going back, never twice the same, the total
-    always 3 — and ends at 3 of 3; the scan is recognised as without it."""
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_scan_in_a_sandboxed_worker_shows_its_pages_done_while_it_runs(
+    workers: int,
+) -> None:
+    """Three scanned pages in the real sandbox, read in one call by one worker or a page a task
+    by two: progress.json (beside the result) is written while the workers run — pages done
+    never going back, never twice the same, the total always 3 — and ends at 3 of 3; the scan
+    is recognised as without it."""
     store = _Recording()
     job = make_job("PDF")
-    async with Sandbox(SandboxSettings(workers=1, timeout_seconds=300)) as sandbox:
+    async with Sandbox(SandboxSettings(workers=workers, timeout_seconds=300)) as sandbox:
         source = LocalSource(
-            sandbox, dpi=150, progress=ProgressWriter(store, "results", interval=0.05)
+            sandbox,
+            dpi=150,
+            progress=ProgressWriter(store, "results", interval=0.05),
+            workers=workers,
         )
         recognition = await ScanGatewayRecognizer(source).recognize(
             render_scanned_pdf((BALANCE, INCOME, BALANCE)), job
@@ -99,10 +119,14 @@ async def test_a_progress_write_that_fails_or_hangs_does_not_fail_the_job(
     assert "progress {'pages_done': 2, 'pages_total': 2} not stored" in caplog.text
 
 
-async def test_a_failed_recognition_writes_no_end() -> None:
-    """A file the recogniser refuses: no «all pages done» is claimed for it."""
+@pytest.mark.parametrize("workers", [1, 2])
+async def test_a_failed_recognition_writes_no_end(workers: int) -> None:
+    """A file the recogniser refuses (in one call, or at its count of pages): no «all pages
+    done» is claimed for it."""
     store = _Recording()
-    source = LocalSource(InlineRunner(), progress=ProgressWriter(store, interval=0.01))
+    source = LocalSource(
+        InlineRunner(), progress=ProgressWriter(store, interval=0.01), workers=workers
+    )
     with pytest.raises(Exception, match="PDF"):
         await ScanGatewayRecognizer(source).recognize(b"not a pdf", make_job("PDF"))
     assert store.puts == []

@@ -3,9 +3,19 @@ Tesseract; it produces the scanning system's item format, so one mapper serves b
 
 from __future__ import annotations
 
-from services.scan_gateway.local._engine import OCR_LANGUAGES, recognize_to_items
+from services.scan_gateway.local._engine import (
+    OCR_LANGUAGES,
+    pdf_pages,
+    recognize_pdf_pages,
+    recognize_to_items,
+)
 from services.scan_gateway.local._layout import Frame, PlacedWord, Reread, Stamped, layout_page
-from services.scan_gateway.local._pages import page_starting, pages_reported, recognize_reporting
+from services.scan_gateway.local._pages import (
+    page_starting,
+    pages_reported,
+    recognize_reporting,
+    report_pages,
+)
 
 __all__ = [
     "OCR_LANGUAGES",
@@ -16,6 +26,9 @@ __all__ = [
     "layout_page",
     "page_starting",
     "pages_reported",
+    "pdf_pages",
+    "recognize_pdf_pages",
     "recognize_reporting",
     "recognize_to_items",
+    "report_pages",
 ]

@@ -24,7 +24,7 @@ from services.scan_gateway.local._raster import prepare_page
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
 
-__all__ = ["OCR_LANGUAGES", "recognize_to_items"]
+__all__ = ["OCR_LANGUAGES", "pdf_pages", "recognize_pdf_pages", "recognize_to_items"]
 
 OCR_LANGUAGES = "rus+eng"
 _MAX_PAGES = 50
@@ -48,6 +48,25 @@ def recognize_to_items(
         items = [_ocr(_open_image(data, file_type), 1, tesseract_cmd)]
     else:
         raise OcrUnavailable(f"the local recogniser does not read {file_type} files")
+    return _encoded(items)
+
+
+def pdf_pages(data: bytes) -> int:
+    """How many pages of the PDF the recogniser reads (at most its page limit): what the
+    service splits among its workers (`recognize_pdf_pages`); a file that is no PDF is
+    unreadable here, as in `recognize_to_items`."""
+    return _layers(data, 1, 0)[0]
+
+
+def recognize_pdf_pages(
+    data: bytes, first: int, last: int, tesseract_cmd: str = "tesseract", dpi: int = 300
+) -> dict[str, bytes]:
+    """`recognize_to_items` of a PDF, for its pages `first`..`last` (1-based, inclusive) only:
+    the same items, byte for byte, as those pages have in the whole file's result."""
+    return _encoded(_pdf(data, tesseract_cmd, dpi, first, last))
+
+
+def _encoded(items: list[Item]) -> dict[str, bytes]:
     return {
         item.name: json.dumps(item_to_json(item), ensure_ascii=False).encode("utf-8")
         for item in items
@@ -92,9 +111,12 @@ def _layer_frame(page: Any) -> Frame | None:
     return _fraction_of(left, top, right, bottom)
 
 
-def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame | None]]:
-    """The words of every page's text layer (PDF points) and the frame that places them on
-    their page; a file that is no PDF is unreadable."""
+def _layers(
+    data: bytes, first: int = 1, last: int = _MAX_PAGES
+) -> tuple[int, list[tuple[list[PlacedWord], Frame | None]]]:
+    """The pages the recogniser reads in all, and the words of the text layer (PDF points) of
+    pages `first`..`last` with the frame that places them on their page; a file that is no
+    PDF is unreadable."""
     import pdfplumber
     from pdfplumber.utils.exceptions import PdfminerException
 
@@ -102,8 +124,9 @@ def _layers(data: bytes) -> list[tuple[list[PlacedWord], Frame | None]]:
         raise FileUnreadable("the PDF file is empty (0 bytes)")
     try:
         with pdfplumber.open(io.BytesIO(data)) as pdf:
-            pages = pdf.pages[:_MAX_PAGES]
-            return [
+            total = min(len(pdf.pages), _MAX_PAGES)
+            pages = pdf.pages[first - 1 : min(last, total)]
+            return total, [
                 (
                     merge_spaced_digits(
                         [
@@ -127,15 +150,17 @@ def _pdf_reason(exc: Exception) -> str:
     return text[:200]
 
 
-def _pdf(data: bytes, tesseract_cmd: str, dpi: int) -> list[Item]:
+def _pdf(
+    data: bytes, tesseract_cmd: str, dpi: int, first: int = 1, last: int = _MAX_PAGES
+) -> list[Item]:
     import pypdfium2
 
-    layers = _layers(data)
+    total, layers = _layers(data, first, last)
     items: list[Item] = []
     document: Any = None
     try:
-        for number, (words, frame) in enumerate(layers, start=1):
-            page_starting(number, len(layers))
+        for number, (words, frame) in enumerate(layers, start=first):
+            page_starting(number, total)
             verdict = judge_layer(words)
             if verdict is LayerVerdict.USE:
                 items.append(layout_page(words, number, frame=frame))

@@ -6,6 +6,10 @@ pages done and the total into a small file the service named for it (`recognize_
 eight bytes at offset 0, rewritten as each page starts; the service reads them
 (`pages_reported`) and stores them beside the result (`services.scan_gateway.progress`). A
 write that fails is dropped: progress never stops recognition.
+
+When the service splits a PDF's pages among its workers, each worker reads one page and the
+service alone writes the channel (`report_pages`), the pages finished so far: workers that
+start their pages out of order never move the count back.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import contextlib
 import os
 import struct
 
-__all__ = ["page_starting", "pages_reported", "recognize_reporting"]
+__all__ = ["page_starting", "pages_reported", "recognize_reporting", "report_pages"]
 
 _PAGES = struct.Struct("<II")  # pages done, pages in all
 _channel: int | None = None
@@ -27,6 +31,17 @@ def page_starting(number: int, total: int) -> None:
         return
     with contextlib.suppress(OSError):  # a channel that cannot be written loses the progress
         os.pwrite(_channel, _PAGES.pack(number - 1, total), 0)
+
+
+def report_pages(channel: str, done: int, total: int) -> None:
+    """`done` of `total` pages finished, written to the channel by the service itself (a
+    channel that cannot be written loses the progress, never the recognition)."""
+    with contextlib.suppress(OSError):
+        handle = os.open(channel, os.O_WRONLY)
+        try:
+            os.pwrite(handle, _PAGES.pack(done, total), 0)
+        finally:
+            os.close(handle)
 
 
 def recognize_reporting(
