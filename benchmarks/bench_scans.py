@@ -22,23 +22,21 @@ Run: `python -m benchmarks scans` (or `python benchmarks/bench_scans.py`).
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import os
 import sys
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from services.runtime.recognizer import Job, Recognition
+from services.runtime.recognizer import Recognition
 from services.runtime.sandbox import Sandbox
 from services.scan_gateway.local import OCR_LANGUAGES
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from services.scan_gateway.settings import OcrPool
-from tests.scan_gateway._real_scans import real_scans, score_file, truth
+from tests.scan_gateway._real_scans import real_scans, scan_job, score_file, truth
 
 __all__ = ["main"]
 
@@ -69,24 +67,10 @@ def _plain_tesseract(images: list[Any]) -> float:
     return time.perf_counter() - started
 
 
-def _job(name: str) -> Job:
-    suffix = name.rsplit(".", 1)[-1].upper()
-    return Job(
-        job_id=uuid.uuid4(),
-        file_id=uuid.uuid4(),
-        attempt=1,
-        file_type="JPG" if suffix == "JPEG" else suffix,
-        original_name=name,
-        bucket="b",
-        key="k",
-        reply_deadline=dt.datetime.now(dt.UTC) + dt.timedelta(minutes=30),
-    )
-
-
 async def _recognised(sandbox: Sandbox, name: str, data: bytes) -> tuple[Recognition, float]:
     source = LocalSource(sandbox, dpi=_DPI, workers=sandbox.settings.workers)
     started = time.perf_counter()
-    recognition = await ScanGatewayRecognizer(source).recognize(data, _job(name))
+    recognition = await ScanGatewayRecognizer(source).recognize(data, scan_job(name))
     return recognition, time.perf_counter() - started
 
 

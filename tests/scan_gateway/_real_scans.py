@@ -27,7 +27,7 @@ from typing import Any
 from services.runtime.recognizer import Job, Recognition
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 
-__all__ = ["FileScore", "real_scans", "score_file", "truth"]
+__all__ = ["FileScore", "real_scans", "scan_job", "score_file", "truth"]
 
 _REPO = Path(__file__).resolve().parents[2]
 
@@ -78,7 +78,8 @@ class _Inline:
         return fn(*args)
 
 
-def _job(name: str) -> Job:
+def scan_job(name: str) -> Job:
+    """A job for a real-scans file (its type from its suffix), for the tests and the bench."""
     suffix = name.rsplit(".", 1)[-1].upper()
     return Job(
         job_id=uuid.uuid4(),
@@ -95,7 +96,7 @@ def _job(name: str) -> Job:
 def recognize(path: Path) -> Recognition:
     """The file through scan-gateway's local recogniser and mapper, in this process."""
     recognizer = ScanGatewayRecognizer(LocalSource(_Inline()))
-    return asyncio.run(recognizer.recognize(path.read_bytes(), _job(path.name)))
+    return asyncio.run(recognizer.recognize(path.read_bytes(), scan_job(path.name)))
 
 
 def _number(amount: object) -> Decimal | None:
