@@ -158,21 +158,11 @@ def _status_title(status: int) -> str:
         return "Error"
 
 
-async def _database(_request: Request, exc: Exception) -> JSONResponse:
-    # The driver's text may hold the URL or the statement: only the class is logged.
-    log.error("database failure answering a request: %s", type(exc).__name__)
-    return problem_response(
-        pt.UNAVAILABLE.status,
-        pt.UNAVAILABLE.title,
-        "the database is unavailable; try again later",
-        type_=pt.UNAVAILABLE.uri,
-    )
-
-
-async def _unreachable(_request: Request, exc: Exception) -> JSONResponse:
-    # A connection the driver could not open (the database's port closed, its host unknown)
-    # comes as a bare OSError, not a DBAPIError: the same 503, and only the class is logged.
-    log.error("a service arm-core needs is unreachable: %s", type(exc).__name__)
+async def _unavailable(_request: Request, exc: Exception) -> JSONResponse:
+    # The driver's text may hold the URL or the statement: only the class is logged. A
+    # connection the driver could not open (the database's port closed, its host unknown)
+    # comes as a bare OSError, not a DBAPIError: the same 503.
+    log.error("a service arm-core needs failed answering a request: %s", type(exc).__name__)
     return problem_response(
         pt.UNAVAILABLE.status,
         pt.UNAVAILABLE.title,
@@ -184,7 +174,7 @@ async def _unreachable(_request: Request, exc: Exception) -> JSONResponse:
 def install_problem_handlers(app: FastAPI) -> None:
     """Make every error of `app` a problem-details response."""
     app.add_exception_handler(ArmCoreError, _arm_core_error)
-    app.add_exception_handler(DBAPIError, _database)
-    app.add_exception_handler(OSError, _unreachable)
+    app.add_exception_handler(DBAPIError, _unavailable)
+    app.add_exception_handler(OSError, _unavailable)
     app.add_exception_handler(RequestValidationError, _validation)
     app.add_exception_handler(StarletteHTTPException, _http)
