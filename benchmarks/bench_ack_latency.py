@@ -2,7 +2,9 @@
 
 The contract wants the ack (status processing) out before the file is read, and DESIGN.md wants
 acks never delayed by parsing: recognition runs in worker processes, the event loop only does
-I/O. This measures it on a real nats-server and a real (moto) S3, with the real recogniser:
+I/O. This measures it on a real nats-server and a real (moto) S3, with the real recogniser,
+at a client in a process of its own (`benchmarks._ack_prober`, as arm-core is), beside a bare
+nats-py echo of that client at the same moments (the floor):
 
 1. idle: probe requests (a tiny non-Excel object each) are published one at a time and the time
    from publish to the ack on the result subject is recorded;
@@ -40,10 +42,9 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 import nats
 from faststream import TestApp
-from nats.aio.client import Client as NatsClient
-from nats.aio.msg import Msg
 from pydantic import SecretStr
 
+from benchmarks._ack_prober import WAIT_SECONDS, AckClock, publish_request, request_body
 from benchmarks._osv_workbook import osv_spec
 from services.devstack.embedded import start_nats_server, start_s3_server
 from services.runtime.protocol import Admitted, RequestProtocol
@@ -54,6 +55,7 @@ from services.tabular_parser.app import create_app
 from services.tabular_parser.settings import TabularParserSettings
 from tests.builders import write_xlsx
 
+_REPO = Path(__file__).resolve().parents[1]
 PROBES = 200
 PROBE_INTERVAL = 0.02  # seconds between probes: they span the large results coming back
 LARGE_ROWS = 40_000
@@ -63,10 +65,8 @@ PARSE_WORKERS = max(1, (os.cpu_count() or 2) - 1)
 LARGE_PER_WORKER = 2
 WAITING = 300  # jobs waiting in the backlog while the third round of probes runs
 WAITING_DEADLINE_SECONDS = 20.0  # their reply_deadline: after the probes, then they drain
-MSG_ID = "Nats-Msg-Id"
 TARGET_IDLE_P99_MS = 5.0  # issue 29, at the client over a real nats-server
 TARGET_BUSY_P99_MS = 25.0
-WAIT_SECONDS = 300.0  # a bound on any wait, so a broken run ends by itself
 
 
 def _large_workbook(rows: int) -> bytes:
@@ -97,105 +97,31 @@ class _ReadWatch:
         await self._inner.put_bytes(bucket, key, data, content_type=content_type)
 
 
-def _request(bucket: str, key: str, deadline: str = "2099-01-01T00:00:00Z") -> dict[str, Any]:
-    return {
-        "schema_version": "1.0",
-        "job_id": str(uuid.uuid4()),
-        "file_id": str(uuid.uuid4()),
-        "pipeline": "tabular",
-        "file_type": "XLSX",
-        "original_name": key.rsplit("/", 1)[-1],
-        "s3": {"bucket": bucket, "key": key},
-        "reply_deadline": deadline,
-        "attempt": 1,
-    }
+class _Prober:
+    """Rounds of probes from a client process of its own (`benchmarks._ack_prober`): the
+    service's work after an ack stays off the loop that reads the ack, as with a real client."""
 
+    def __init__(self, url: str, subject: str, result_subject: str, bucket: str) -> None:
+        self._args = [url, subject, result_subject, bucket, "uploads/probe.xlsx"]
 
-class AckClock:
-    """Publish time of each request and arrival time of its ack / result."""
-
-    def __init__(self) -> None:
-        self.sent: dict[str, float] = {}
-        self.acked: dict[str, float] = {}
-        self.results: dict[str, float] = {}
-        self.timeouts: set[str] = set()
-        self.changed = asyncio.Event()
-
-    async def on_message(self, msg: Msg) -> None:
-        now = time.perf_counter()
-        mid = (msg.headers or {}).get(MSG_ID, "")
-        kind, _, rest = mid.partition(":")
-        job = rest.rpartition(":")[0]
-        (self.acked if kind == "ack" else self.results)[job] = now
-        if kind == "result" and msg.data.find(b'"TIMEOUT"') >= 0:
-            self.timeouts.add(job)
-        self.changed.set()
-
-    async def wait(self, jobs: list[str], table: dict[str, float]) -> None:
-        async with asyncio.timeout(WAIT_SECONDS):
-            while not all(job in table for job in jobs):
-                self.changed.clear()
-                await self.changed.wait()
-
-
-async def _publish(nc: NatsClient, subject: str, clock: AckClock, body: dict[str, Any]) -> None:
-    clock.sent[body["job_id"]] = time.perf_counter()
-    headers = {MSG_ID: f"{body['job_id']}:1"}
-    await nc.publish(subject, json.dumps(body).encode(), headers=headers)
-    await nc.flush()
-
-
-class Echo:
-    """The floor: a bare nats-py subscriber in this process (the service's event loop) that
-    answers each message at once with a reply on a subject of its own, as an ack would be,
-    without FastStream, validation or a confirm. Its round trip is what any ack over this
-    server and this client costs at that moment."""
-
-    def __init__(self, subject: str) -> None:
-        self.subject = subject
-        self._waiting: dict[bytes, asyncio.Future[float]] = {}
-
-    async def start(self, service_nc: NatsClient, client_nc: NatsClient) -> None:
-        async def answer(msg: Msg) -> None:
-            await service_nc.publish(f"{self.subject}.ack", msg.data)
-
-        async def arrived(msg: Msg) -> None:
-            waiting = self._waiting.pop(msg.data, None)
-            if waiting is not None and not waiting.done():
-                waiting.set_result(time.perf_counter())
-
-        await service_nc.subscribe(self.subject, cb=answer)
-        await client_nc.subscribe(f"{self.subject}.ack", cb=arrived)
-        await service_nc.flush()
-        await client_nc.flush()
-
-    async def round_trip(self, nc: NatsClient) -> float:
-        """One request published as a probe is (publish + flush) to its echo, in ms."""
-        token = uuid.uuid4().hex.encode()
-        arrived: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self._waiting[token] = arrived
-        sent = time.perf_counter()
-        await nc.publish(self.subject, token)
-        await nc.flush()
-        async with asyncio.timeout(WAIT_SECONDS):
-            return (await arrived - sent) * 1000
-
-
-async def _probe(
-    nc: NatsClient, subject: str, clock: AckClock, bucket: str, key: str, echo: Echo
-) -> tuple[list[float], list[float]]:
-    """Publish probes one by one, each after the previous one's ack, each followed by one
-    echo round trip (the floor at that moment); both latencies in ms."""
-    latencies = []
-    floor = []
-    for _ in range(PROBES):
-        body = _request(bucket, key)
-        await _publish(nc, subject, clock, body)
-        await clock.wait([body["job_id"]], clock.acked)
-        latencies.append((clock.acked[body["job_id"]] - clock.sent[body["job_id"]]) * 1000)
-        floor.append(await echo.round_trip(nc))
-        await asyncio.sleep(PROBE_INTERVAL)
-    return latencies, floor
+    async def run(self) -> tuple[list[float], list[float]]:
+        """One round: PROBES acks and their echo floors, in ms."""
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "benchmarks._ack_prober",
+            *self._args,
+            str(PROBES),
+            str(PROBE_INTERVAL),
+            cwd=_REPO,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        out, _ = await process.communicate()
+        if process.returncode != 0:
+            msg = f"the prober process failed (exit {process.returncode})"
+            raise RuntimeError(msg)
+        found = json.loads(out)
+        return found["acks"], found["floor"]
 
 
 def _time_service_side(protocol: RequestProtocol, sink: list[float]) -> None:
@@ -271,36 +197,30 @@ async def _run() -> str:
         subject = settings.nats.nats_tabular_request_subject
         clock = AckClock()
         nc = await nats.connect(nats_server.url)
-        echo_nc = await nats.connect(nats_server.url)
-        echo = Echo(f"bench.echo.{suffix}")
+        probes = _Prober(nats_server.url, subject, settings.nats.nats_result_subject, bucket)
         try:
-            await echo.start(echo_nc, nc)
             await nc.subscribe(settings.nats.nats_result_subject, cb=clock.on_message)
             await nc.flush()
             app = create_app(settings, storage=watch)
             async with service_s3, TestApp(app):
                 await app.broker.connection.flush()  # type: ignore[union-attr]
                 # warm the worker processes so that start-up is not measured
-                warm = [_request(bucket, "uploads/probe.xlsx") for _ in range(PARSE_WORKERS)]
+                warm = [request_body(bucket, "uploads/probe.xlsx") for _ in range(PARSE_WORKERS)]
                 for body in warm:
-                    await _publish(nc, subject, clock, body)
+                    await publish_request(nc, subject, clock, body)
                 await clock.wait([b["job_id"] for b in warm], clock.results)
 
-                idle, idle_floor = await _probe(
-                    nc, subject, clock, bucket, "uploads/probe.xlsx", echo
-                )
+                idle, idle_floor = await probes.run()
 
-                heavy = [_request(bucket, "uploads/large.xlsx") for _ in range(heavy_count)]
+                heavy = [request_body(bucket, "uploads/large.xlsx") for _ in range(heavy_count)]
                 started = time.perf_counter()
                 for body in heavy:
-                    await _publish(nc, subject, clock, body)
+                    await publish_request(nc, subject, clock, body)
                 await clock.wait([b["job_id"] for b in heavy], clock.acked)
                 async with asyncio.timeout(WAIT_SECONDS):
                     await watch.all_read.wait()  # downloads done: the workers are recognising
                 probes_started = time.perf_counter()
-                busy, busy_floor = await _probe(
-                    nc, subject, clock, bucket, "uploads/probe.xlsx", echo
-                )
+                busy, busy_floor = await probes.run()
                 probes_done = time.perf_counter()
                 await clock.wait([b["job_id"] for b in heavy], clock.results)
                 heavy_results = sorted(clock.results[b["job_id"]] for b in heavy)
@@ -308,12 +228,12 @@ async def _run() -> str:
                 backlog = service_backlog(app)
                 deadline = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=WAITING_DEADLINE_SECONDS)
                 waiting = [
-                    _request(bucket, "uploads/large.xlsx", deadline.isoformat())
+                    request_body(bucket, "uploads/large.xlsx", deadline.isoformat())
                     for _ in range(WAITING)
                 ]
                 queued_at = time.perf_counter()
                 for body in waiting:
-                    await _publish(nc, subject, clock, body)
+                    await publish_request(nc, subject, clock, body)
                 await clock.wait([b["job_id"] for b in waiting], clock.acked)
                 waiting_acks = [
                     (clock.acked[b["job_id"]] - clock.sent[b["job_id"]]) * 1000 for b in waiting
@@ -321,16 +241,13 @@ async def _run() -> str:
                 waiting_before = backlog.waiting
                 service_side: list[float] = []
                 _time_service_side(service_protocol(app), service_side)
-                queued, queued_floor = await _probe(
-                    nc, subject, clock, bucket, "uploads/probe.xlsx", echo
-                )
+                queued, queued_floor = await probes.run()
                 waiting_after = backlog.waiting
                 await clock.wait([b["job_id"] for b in waiting], clock.results)
                 drained_at = time.perf_counter()
                 timed_out = sum(b["job_id"] in clock.timeouts for b in waiting)
         finally:
             await nc.drain()
-            await echo_nc.drain()
     finally:
         nats_server.stop()
         s3_server.stop()
