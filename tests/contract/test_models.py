@@ -1,9 +1,11 @@
-"""The generated pydantic models: every example round-trips, and the committed code is fresh."""
+"""The generated pydantic models: every example round-trips, and the committed code is fresh;
+the generated TypedDicts have the models' shapes."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
+from typing import NotRequired, get_origin, get_type_hints
 
 import pytest
 from pydantic import BaseModel, ValidationError
@@ -15,6 +17,7 @@ from services.contract.models import (
     result_message_v2,
     result_v1,
     result_v2,
+    result_v2_dicts,
 )
 from tests.support.contracts import CONTRACTS, EXAMPLES, ROOT, load_json
 
@@ -98,3 +101,31 @@ def test_check_reports_a_stale_module(
     assert len(problems) == 2
     assert "leftover.py" in problems[0]
     assert "result_v2.py" in problems[1]
+
+
+def _classes(module: ModuleType, base: type) -> dict[str, type]:
+    """The classes a generated module defines that derive from `base`, by name."""
+    return {
+        name: cls
+        for name, cls in vars(module).items()
+        if isinstance(cls, type) and issubclass(cls, base) and cls.__module__ == module.__name__
+    }
+
+
+def test_typed_dicts_have_the_keys_of_their_models() -> None:
+    """The TypedDicts of the result 2.0 describe the same shapes as its pydantic models: each
+    class of one module is in the other with the same keys, required where the model requires."""
+    dicts = _classes(result_v2_dicts, dict)
+    models = _classes(result_v2, BaseModel)
+    assert set(dicts) == set(models)
+    assert {"StatementDocument", "StatementLine", "StatementValue", "OsvDocument", "OsvRow"} <= set(
+        dicts
+    )
+    for name, model in models.items():
+        hints = get_type_hints(dicts[name], include_extras=True)
+        assert issubclass(model, BaseModel)
+        assert set(hints) == set(model.model_fields), name
+        required = {key for key, field in model.model_fields.items() if field.is_required()}
+        assert {key for key, hint in hints.items() if get_origin(hint) is not NotRequired} == (
+            required
+        ), name
