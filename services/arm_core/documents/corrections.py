@@ -18,24 +18,32 @@ flagged: a repeated or uncertain code) until its code is corrected; the status i
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core.db.documents import Document
 from services.arm_core.db.models import Correction, CorrectionKind
-from services.arm_core.documents.read import load_document, normalised_document
+from services.arm_core.documents.read import DocumentBody, load_document, normalised_document
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_statements.money import format_amount, parse_amount, too_precise
 from services.arm_statements.recompute import CheckRule, recheck
+from services.contract.models.result_v2_dicts import (
+    OsvDocument,
+    StatementChecks,
+    StatementColumn,
+    StatementDocument,
+    StatementHeader,
+    StatementLine,
+    StatementValue,
+)
 
 __all__ = [
     "HEADER_FIELDS",
@@ -43,11 +51,13 @@ __all__ = [
     "CorrectionRequest",
     "add_correction",
     "apply_corrections",
+    "as_statement",
     "correction_json",
     "doubts_left",
     "list_corrections",
     "load_corrected",
     "own_doubt",
+    "statement_lines",
 ]
 
 HEADER_FIELDS: dict[str, str] = {
@@ -88,8 +98,12 @@ class CorrectionRequest:
     confirm_doubts: int | None = None
 
 
+_Body = TypeVar("_Body", bound=DocumentBody, covariant=True)
+_Normal = TypeVar("_Normal", bound=DocumentBody)
+
+
 @dataclass(frozen=True, slots=True)
-class CorrectedDocument:
+class CorrectedDocument(Generic[_Body]):
     """The normalised document with the corrections applied and its checks recomputed.
 
     `corrected` holds `(line, column_index)` of corrected or confirmed values, `fields` the
@@ -97,13 +111,27 @@ class CorrectedDocument:
     doubted values a relation that holds after the corrections now confirms.
     """
 
-    document: dict[str, Any]
+    document: _Body
     corrections: tuple[Correction, ...]
     corrected: frozenset[tuple[int, int]]
     codes: frozenset[int]
     fields: frozenset[str]
     recognised_status: str | None = None
     settled: frozenset[tuple[int, int]] = frozenset()
+
+    @property
+    def statement(self) -> StatementDocument:
+        """The document as a statement form (an ОСВ is refused: ask `is_osv` first)."""
+        if self.document.get("document_type") == "OSV":
+            raise TypeError("an ОСВ is not a statement form")
+        return cast(StatementDocument, self.document)
+
+    @property
+    def osv(self) -> OsvDocument:
+        """The document as an ОСВ (a statement form is refused: ask `is_osv` first)."""
+        if self.document.get("document_type") != "OSV":
+            raise TypeError("a statement form is not an ОСВ")
+        return cast(OsvDocument, self.document)
 
     @property
     def reviewed(self) -> Correction | None:
@@ -122,7 +150,7 @@ async def list_corrections(session: AsyncSession, document_id: uuid.UUID) -> lis
 
 async def load_corrected(
     session: AsyncSession, document_id: uuid.UUID
-) -> tuple[Document, CorrectedDocument] | None:
+) -> tuple[Document, CorrectedDocument[DocumentBody]] | None:
     """A stored document and its corrected form (an ОСВ without its rows: they are paged)."""
     document = await load_document(session, document_id)
     if document is None:
@@ -146,25 +174,24 @@ def correction_json(correction: Correction) -> dict[str, Any]:
     }
 
 
-def _line(document: dict[str, Any], index: int | None) -> dict[str, Any]:
+def _line(document: StatementDocument, index: int | None) -> StatementLine:
     lines = document.get("lines") or []
     if index is None or not 0 <= index < len(lines):
         raise InvalidCorrection(f"в документе нет строки {index}")
-    line: dict[str, Any] = lines[index]
-    return line
+    return lines[index]
 
 
 def _value(
-    line: dict[str, Any], column_index: int | None, columns: Sequence[Any]
-) -> dict[str, Any]:
+    line: StatementLine, column_index: int | None, columns: Sequence[StatementColumn]
+) -> StatementValue:
+    """The line's value in the column (a blank one when the line has none there)."""
     known = {c.get("column_index") for c in columns}
     if column_index is None or column_index not in known:
         raise InvalidCorrection(f"в документе нет колонки {column_index}")
     for value in line.get("values") or []:
         if value.get("column_index") == column_index:
-            found: dict[str, Any] = value
-            return found
-    created: dict[str, Any] = {
+            return value
+    return {
         "column_index": column_index,
         "amount": None,
         "string_value": None,
@@ -173,8 +200,21 @@ def _value(
         "is_recognized": False,
         "needs_review": False,
     }
-    line.setdefault("values", []).append(created)
-    return created
+
+
+def _with_value(line: StatementLine, value: StatementValue) -> StatementLine:
+    """The line with `value` in its column: replacing the one there, or added last."""
+    column = value["column_index"]
+    values = line.get("values") or []
+    if any(v.get("column_index") == column for v in values):
+        return {**line, "values": [value if v.get("column_index") == column else v for v in values]}
+    return {**line, "values": [*values, value]}
+
+
+def _with_line(document: StatementDocument, index: int, line: StatementLine) -> StatementDocument:
+    lines = list(document.get("lines") or [])
+    lines[index] = line
+    return {**document, "lines": lines}
 
 
 def _amount(text: str | None) -> str:
@@ -216,35 +256,60 @@ def _date(value: str) -> str:
     raise InvalidCorrection(f"«{value}» — не дата: введите ДД.ММ.ГГГГ")
 
 
-def _apply(document: dict[str, Any], correction: Correction) -> None:
-    """Apply one stored correction to the document dict (in place)."""
+def _corrected_header(header: StatementHeader, field: str, value: str | None) -> StatementHeader:
+    """The header with `field` (one of HEADER_FIELDS, a key chosen at run time) set and no
+    longer doubted."""
+    fields = header.get("needs_review_fields") or []
+    corrected: dict[str, object] = {
+        **header,
+        field: value,
+        "needs_review_fields": [f for f in fields if f != field],
+    }
+    return cast(StatementHeader, corrected)
+
+
+def _apply(document: StatementDocument, correction: Correction) -> StatementDocument:
+    """The document with one stored correction applied (a new document; `document` is kept)."""
     kind = correction.kind
     if kind == CorrectionKind.HEADER.value:
-        header = dict(document.get("header") or {})
-        document["header"] = header
-        header[correction.field or ""] = correction.new_value
-        fields = header.get("needs_review_fields") or []
-        header["needs_review_fields"] = [f for f in fields if f != correction.field]
-        return
+        header = document.get("header") or cast(StatementHeader, {})
+        return {
+            **document,
+            "header": _corrected_header(header, correction.field or "", correction.new_value),
+        }
     if kind == CorrectionKind.REVIEWED.value:
-        return
-    line = _line(document, correction.line)
+        return document
+    index = correction.line
+    line = _line(document, index)
+    assert index is not None  # _line refuses a missing line
     if kind == CorrectionKind.LINE_CODE.value:
-        line["line_code"] = correction.new_value
-        line["line_status"] = "ok"
-        return
+        return _with_line(
+            document, index, {**line, "line_code": correction.new_value, "line_status": "ok"}
+        )
     value = _value(line, correction.column_index, document.get("columns") or [])
     if kind == CorrectionKind.VALUE.value:
-        value["amount"] = correction.new_value
-        value["is_recognized"] = True
-    value["needs_review"] = False
+        value = {**value, "amount": correction.new_value, "is_recognized": True}
+    return _with_line(document, index, _with_value(line, {**value, "needs_review": False}))
 
 
-def _values_doubted(line: dict[str, Any]) -> bool:
+def _values_doubted(line: StatementLine) -> bool:
     return any(v.get("needs_review") for v in line.get("values") or [])
 
 
-def own_doubt(line: dict[str, Any]) -> bool:
+def as_statement(document: DocumentBody) -> StatementDocument | None:
+    """The document as a statement form; None for an ОСВ."""
+    if document.get("document_type") == "OSV":
+        return None
+    return cast(StatementDocument, document)
+
+
+def statement_lines(document: DocumentBody) -> list[StatementLine]:
+    """A statement's lines; none for an ОСВ (its rows are paged apart)."""
+    statement = as_statement(document)
+    return (statement.get("lines") or []) if statement is not None else []
+
+
+def own_doubt(line: StatementLine) -> bool:
     """Whether a recognised line is doubted for itself, not only for its values: its code is
     unreadable or missing, or it is flagged while none of its values is (a repeated code, an
     uncertain one)."""
@@ -253,100 +318,115 @@ def own_doubt(line: dict[str, Any]) -> bool:
     return line.get("line_status") in ("unreadable", "missing") or not _values_doubted(line)
 
 
-def doubts_left(document: dict[str, Any]) -> int | None:
+def doubts_left(document: DocumentBody) -> int | None:
     """Values, lines (for their own sake) and header fields that still need review; None for
     an ОСВ, whose rows are not in the corrected document (they are paged, never corrected)."""
-    if document.get("document_type") == "OSV":
+    statement = as_statement(document)
+    if statement is None:
         return None
-    lines = document.get("lines") or []
+    lines = statement.get("lines") or []
     values = sum(bool(v.get("needs_review")) for ln in lines for v in ln.get("values") or [])
     own = sum(own_doubt(ln) for ln in lines)
-    fields = len((document.get("header") or {}).get("needs_review_fields") or [])
+    fields = len((statement.get("header") or {}).get("needs_review_fields") or [])
     return values + own + fields
 
 
-def _reflag(document: dict[str, Any], doubted: set[int], codes: set[int]) -> None:
-    """Each line's flag and the document's status from the corrected values (the module's
-    rule); `doubted` are the lines with their own doubt, `codes` the lines whose code an
-    analyst corrected."""
-    lines = document.get("lines") or []
-    for index, line in enumerate(lines):
-        line["needs_review"] = (index in doubted and index not in codes) or _values_doubted(line)
+def _reflagged(
+    document: StatementDocument, doubted: set[int], codes: set[int]
+) -> StatementDocument:
+    """The document with each line's flag and its status from the corrected values (the
+    module's rule); `doubted` are the lines with their own doubt, `codes` the lines whose code
+    an analyst corrected."""
+    lines: list[StatementLine] = [
+        {**line, "needs_review": (index in doubted and index not in codes) or _values_doubted(line)}
+        for index, line in enumerate(document.get("lines") or [])
+    ]
+    reflagged: StatementDocument = {**document, "lines": lines}
     if document.get("status") not in ("done", "needs_check"):
-        return  # a 1.x document's `error` is the producer's word, not a review state
-    header = document.get("header") or {}
-    checks = document.get("checks") or {}
+        return reflagged  # a 1.x document's `error` is the producer's word, not a review state
+    header: Mapping[str, object] = document.get("header") or {}
+    checks: Mapping[str, object] = document.get("checks") or {}
     needs_check = bool(
         checks.get("relations_failed")
         or any(line.get("needs_review") for line in lines)
         or header.get("needs_review_fields")
         or (document.get("document_type") in ("BALANCE", "INCOME") and not lines)
     )
-    document["status"] = "needs_check" if needs_check else "done"
+    return {**reflagged, "status": "needs_check" if needs_check else "done"}
 
 
-def _recheck(document: dict[str, Any], rule: CheckRule) -> frozenset[tuple[int, int]]:
-    """Recheck the corrected document by the rule its recognition used and settle each doubted
-    value a holding relation now covers (as the builder does): `(line, column)` settled."""
+def _rechecked(
+    document: StatementDocument, rule: CheckRule
+) -> tuple[StatementDocument, frozenset[tuple[int, int]]]:
+    """The corrected document rechecked by the rule its recognition used, each doubted value a
+    holding relation now covers settled (as the builder does); and `(line, column)` settled."""
     if document.get("document_type") not in _CHECKED:
-        return frozenset()
+        return document, frozenset()
     result = recheck(document, rule)
     if result.checks is None:
-        return frozenset()
-    checks = dict(document.get("checks") or {})
-    checks.update(result.checks.to_dict())
-    document["checks"] = checks
-    lines = document.get("lines") or []
+        return document, frozenset()
+    checks: dict[str, object] = {**(document.get("checks") or {}), **result.checks.to_dict()}
+    covered = {(c.line_index, c.column_index) for c in result.covered}
     settled: set[tuple[int, int]] = set()
-    for covered in result.covered:
-        for value in lines[covered.line_index].get("values") or []:
-            if value.get("column_index") == covered.column_index and value.get("needs_review"):
-                value["needs_review"] = False
-                settled.add((covered.line_index, covered.column_index))
-    return frozenset(settled)
+    lines: list[StatementLine] = []
+    for index, line in enumerate(document.get("lines") or []):
+        values: list[StatementValue] = []
+        for value in line.get("values") or []:
+            place = (index, value.get("column_index"))
+            if place in covered and value.get("needs_review"):
+                value = {**value, "needs_review": False}
+                settled.add((index, value["column_index"]))
+            values.append(value)
+        lines.append({**line, "values": values} if "values" in line else line)
+    return {**document, "checks": cast(StatementChecks, checks), "lines": lines}, frozenset(settled)
 
 
 _CHECKED = frozenset({"BALANCE", "INCOME", "DISCLOSURE"})
 
 
 def apply_corrections(
-    normalised: dict[str, Any], corrections: Sequence[Correction]
-) -> CorrectedDocument:
-    """The normalised document with `corrections` applied in order and checks recomputed.
+    normalised: _Normal, corrections: Sequence[Correction]
+) -> CorrectedDocument[_Normal]:
+    """The normalised document with `corrections` applied in order and checks recomputed: a
+    new document, `normalised` is left as it was (parts no correction touched are shared).
 
     Without corrections the document is returned as recognised (its checks as the service
-    computed them), so an uncorrected document reads exactly as before.
+    computed them), so an uncorrected document reads exactly as before. An ОСВ takes only
+    review marks: it reads as recognised.
     """
-    document = copy.deepcopy(normalised)
-    doubted = {i for i, line in enumerate(document.get("lines") or []) if own_doubt(line)}
     corrected: set[tuple[int, int]] = set()
     codes: set[int] = set()
     fields: set[str] = set()
     for correction in corrections:
-        _apply(document, correction)
         if correction.kind in (CorrectionKind.VALUE.value, CorrectionKind.CONFIRM.value):
             corrected.add((correction.line or 0, correction.column_index or 0))
         elif correction.kind == CorrectionKind.LINE_CODE.value:
             codes.add(correction.line or 0)
         elif correction.kind == CorrectionKind.HEADER.value:
             fields.add(correction.field or "")
+    document: DocumentBody = normalised
     settled: frozenset[tuple[int, int]] = frozenset()
-    if any(c.kind != CorrectionKind.REVIEWED.value for c in corrections):
-        settled = _recheck(document, CheckRule.of_document(normalised))
-        _reflag(document, doubted, codes)
+    changes = [c for c in corrections if c.kind != CorrectionKind.REVIEWED.value]
+    if changes and normalised.get("document_type") != "OSV":
+        statement = cast(StatementDocument, normalised)
+        doubted = {i for i, line in enumerate(statement.get("lines") or []) if own_doubt(line)}
+        for correction in changes:
+            statement = _apply(statement, correction)
+        statement, settled = _rechecked(statement, CheckRule.of_document(normalised))
+        document = _reflagged(statement, doubted, codes)
     return CorrectedDocument(
-        document,
+        cast(_Normal, document),  # a statement stays a statement
         tuple(corrections),
         frozenset(corrected),
         frozenset(codes),
         frozenset(fields),
-        normalised.get("status"),
+        status if isinstance(status := normalised.get("status"), str) else None,
         settled - corrected,
     )
 
 
 def _old_and_new(
-    document: dict[str, Any], request: CorrectionRequest
+    document: StatementDocument, request: CorrectionRequest
 ) -> tuple[str | None, str | None]:
     """Validate the request against the current corrected document: (old, new) values."""
     kind = request.kind
@@ -354,7 +434,8 @@ def _old_and_new(
         return None, None
     if kind == CorrectionKind.HEADER:
         new = _header_value(request.field, request.value)
-        old = (document.get("header") or {}).get(request.field or "")
+        header: Mapping[str, object] = document.get("header") or {}
+        old = header.get(request.field or "")
         return (None if old is None else str(old)), new
     line = _line(document, request.line)
     if kind == CorrectionKind.LINE_CODE:
@@ -362,8 +443,7 @@ def _old_and_new(
         if not _LINE_CODE.match(code):
             raise InvalidCorrection(f"«{code}» — не код строки: 4 или 5 цифр, например 2110")
         return line.get("line_code"), code
-    value = _value(copy.deepcopy(line), request.column_index, document.get("columns") or [])
-    old = value.get("amount")
+    old = _value(line, request.column_index, document.get("columns") or []).get("amount")
     if kind == CorrectionKind.CONFIRM:
         return old, old
     return old, _amount(request.value)
@@ -383,7 +463,7 @@ async def add_correction(
         raise InvalidCorrection("строки ОСВ не исправляются; документ можно отметить проверенным")
     normal = normalised_document(document)
     current = apply_corrections(normal, await list_corrections(session, document.id))
-    old, new = _old_and_new(current.document, request)
+    old, new = _old_and_new(current.statement, request)
     if request.kind == CorrectionKind.REVIEWED:
         doubts = doubts_left(current.document)
         if doubts and request.confirm_doubts != doubts:

@@ -28,6 +28,7 @@ from services.arm_core.db.models import Correction, CorrectionKind, JobStatus, R
 from services.arm_core.documents.corrections import (
     CorrectedDocument,
     apply_corrections,
+    as_statement,
     load_corrected,
 )
 from services.arm_core.documents.official import (
@@ -37,11 +38,12 @@ from services.arm_core.documents.official import (
     in_documents_signs,
     official_of,
 )
-from services.arm_core.documents.read import normalised_document, osv_row_json
+from services.arm_core.documents.read import DocumentBody, normalised_document, osv_row_json
 from services.arm_core.documents.review import review_of
 from services.arm_core.documents.store import is_osv
 from services.arm_statements.agreement import Disagreement, Source, disagreements, figures_of
 from services.arm_statements.cross_form import CrossFinding, osv_findings, profit_movements
+from services.contract.models.result_v2_dicts import OsvRow as OsvRowBody
 
 __all__ = [
     "Dossier",
@@ -71,7 +73,7 @@ class DossierDocument:
     review_state: str
     inn: str | None
     organization_name: str | None
-    corrected: dict[str, Any] = field(repr=False, compare=False)
+    corrected: DocumentBody = field(repr=False, compare=False)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -158,7 +160,7 @@ def _str(value: object) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def _listed(document: Document, corrected: CorrectedDocument) -> DossierDocument:
+def _listed(document: Document, corrected: CorrectedDocument[DocumentBody]) -> DossierDocument:
     body = corrected.document
     header = body.get("header") or {}
     report_date = _date(header.get("report_date")) or _date(header.get("period_end"))
@@ -248,7 +250,7 @@ def _groups(documents: Sequence[DossierDocument]) -> dict[str, list[DossierDocum
 def _dossier(
     key: str,
     documents: Sequence[DossierDocument],
-    osv_rows: Mapping[uuid.UUID, list[dict[str, Any]]] | None = None,
+    osv_rows: Mapping[uuid.UUID, list[OsvRowBody]] | None = None,
     official: Official = OFF,
 ) -> Dossier:
     """The dossier of one group; with `osv_rows` (the ОСВ documents' rows) also its findings
@@ -284,7 +286,9 @@ def _report_year(document: DossierDocument) -> int | None:
     """A statement's report year: its report date's, else its latest printed column date's."""
     if document.report_date is not None:
         return document.report_date.year
-    dates = [_date(c.get("period_date")) for c in document.corrected.get("columns") or ()]
+    statement = as_statement(document.corrected)
+    columns = (statement.get("columns") or []) if statement is not None else []
+    dates = [_date(c.get("period_date")) for c in columns]
     years = [d.year for d in dates if d is not None]
     return max(years) if years else None
 
@@ -304,11 +308,11 @@ async def _official(
 
 async def _account_rows(
     session: AsyncSession, documents: Sequence[DossierDocument]
-) -> dict[uuid.UUID, list[dict[str, Any]]]:
+) -> dict[uuid.UUID, list[OsvRowBody]]:
     """The account and subaccount rows of the ОСВ documents among `documents` (what the
     findings across forms read; a counterparty's rows are not needed)."""
     ids = [d.id for d in documents if is_osv(d.document_type)]
-    rows: dict[uuid.UUID, list[dict[str, Any]]] = {i: [] for i in ids}
+    rows: dict[uuid.UUID, list[OsvRowBody]] = {i: [] for i in ids}
     if ids:
         found = await session.scalars(
             select(OsvRow)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -33,6 +33,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from services.arm_core.documents.corrections import CorrectedDocument, own_doubt
+from services.arm_core.documents.read import DocumentBody
 from services.arm_core.documents.review import Change, review_of
 from services.arm_core.documents.words import (
     CHECK_KINDS,
@@ -53,6 +54,9 @@ from services.contract.models.result_v2 import (
     StatementLine,
     StatementValue,
 )
+from services.contract.models.result_v2_dicts import OsvDocument as OsvBody
+from services.contract.models.result_v2_dicts import OsvRow as OsvRowBody
+from services.contract.models.result_v2_dicts import StatementLine as LineBody
 from services.contract.osv_row import OSV_ROW_FIELDS, OSV_SUM_FIELDS
 from services.contract.words import OSV_ROW_KINDS, OSV_ROW_TITLES
 
@@ -202,7 +206,9 @@ def _form(document: StatementDocument) -> str:
     return f"{title}, {variant} форма" if variant else title
 
 
-def _header_block(corrected: CorrectedDocument, document: StatementDocument) -> list[list[Any]]:
+def _header_block(
+    corrected: CorrectedDocument[DocumentBody], document: StatementDocument
+) -> list[list[Any]]:
     """The rows above the table: who, when, in what units, which form, where the review stands."""
     header = document.header
     review = review_of(corrected)
@@ -266,7 +272,7 @@ def _value_cell(value: StatementValue | None, change: Change | None) -> Any:
     return amount
 
 
-def _code_cell(line: StatementLine, raw: dict[str, Any], change: Change | None) -> Any:
+def _code_cell(line: StatementLine, raw: LineBody, change: Change | None) -> Any:
     code = line.line_code
     if change is not None:
         return _Cell(code, fill=CORRECTED_FILL, comment=_changed_note(change))
@@ -277,10 +283,12 @@ def _code_cell(line: StatementLine, raw: dict[str, Any], change: Change | None) 
     return code
 
 
-def _table(corrected: CorrectedDocument, document: StatementDocument) -> list[list[Any]]:
+def _table(
+    corrected: CorrectedDocument[DocumentBody], document: StatementDocument
+) -> list[list[Any]]:
     """The heading and one row per line: code, name, status, one amount a column."""
     columns = _columns(document)
-    raw_lines = corrected.document.get("lines") or []
+    raw_lines = corrected.statement.get("lines") or []
     changes = review_of(corrected).changes
     values = {(c.line, c.column_index): c for c in changes if c.kind in ("value", "confirm")}
     codes = {c.line: c for c in changes if c.kind == "line_code"}
@@ -365,10 +373,10 @@ def _line_name(line: StatementLine) -> str:
     return " ".join(part for part in (line.line_code, line.line_name) if part) or line.ref
 
 
-def statement_xlsx(corrected: CorrectedDocument) -> bytes:
+def statement_xlsx(corrected: CorrectedDocument[DocumentBody]) -> bytes:
     """A statement form as XLSX: the header block and the lines, the failed checks, the
     recogniser's warnings."""
-    document = StatementDocument.model_validate(corrected.document)
+    document = StatementDocument.model_validate(corrected.statement)
     kind = document.document_type
     block = _header_block(corrected, document)
     table = _table(corrected, document)
@@ -402,9 +410,14 @@ def statement_csv(document: StatementDocument) -> bytes:
     return _csv(statement_rows(document))
 
 
-def _osv_rows(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
+def _cells(row: OsvRowBody) -> Mapping[str, object]:
+    """A row read by column key (the keys of OSV_COLUMNS, chosen at run time)."""
+    return row
+
+
+def _osv_rows(rows: Iterable[OsvRowBody]) -> Iterable[list[Any]]:
     yield [title for _, title in OSV_COLUMNS]
-    for row in rows:
+    for row in map(_cells, rows):
         yield [_money(row.get(k)) if k in _MONEY else row.get(k) for k, _ in OSV_COLUMNS]
 
 
@@ -422,9 +435,9 @@ def _osv_block(header: OsvHeader, status: str, checks: OsvChecks) -> list[list[A
     ]
 
 
-def _osv_table(rows: Iterable[dict[str, Any]]) -> Iterable[list[Any]]:
+def _osv_table(rows: Iterable[OsvRowBody]) -> Iterable[list[Any]]:
     yield [_Cell(title, bold=True, wrap=True) for _, title in OSV_COLUMNS]
-    for row in rows:
+    for row in map(_cells, rows):
         yield [
             _money(row.get(k))
             if k in _MONEY
@@ -451,7 +464,7 @@ def _osv_check_rows(checks: OsvChecks) -> list[list[Any]]:
     return rows
 
 
-def osv_xlsx(rows: Iterable[dict[str, Any]], document: dict[str, Any] | None = None) -> bytes:
+def osv_xlsx(rows: Iterable[OsvRowBody], document: OsvBody | None = None) -> bytes:
     """An ОСВ as XLSX: its header block (when `document` is given) over one flat table of its
     rows, and the failed checks. The rows stay plain mappings: a 100k-row ОСВ is written as
     it is read, not built into models first."""
@@ -475,6 +488,6 @@ def osv_xlsx(rows: Iterable[dict[str, Any]], document: dict[str, Any] | None = N
     return _save(book)
 
 
-def osv_csv(rows: Iterable[dict[str, Any]]) -> bytes:
+def osv_csv(rows: Iterable[OsvRowBody]) -> bytes:
     """An ОСВ as a flat CSV table of its rows."""
     return _csv(_osv_rows(rows))

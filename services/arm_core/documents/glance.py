@@ -18,9 +18,9 @@ failed checks remain.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import delete, func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -33,7 +33,7 @@ from services.arm_core.documents.corrections import (
     apply_corrections,
     load_corrected,
 )
-from services.arm_core.documents.read import normalised_document
+from services.arm_core.documents.read import DocumentBody, normalised_document
 from services.arm_core.documents.review import ReviewState, review_of
 from services.arm_statements import statements_version
 
@@ -69,13 +69,15 @@ def _count(value: object) -> int:
     return len(value) if isinstance(value, list) else 0
 
 
-def glance_row(document_id: uuid.UUID, corrected: CorrectedDocument) -> DocumentGlance:
+def glance_row(
+    document_id: uuid.UUID, corrected: CorrectedDocument[DocumentBody]
+) -> DocumentGlance:
     """The glance of a corrected document (a new, unsaved row)."""
     review = review_of(corrected)
     last = max((c.id for c in corrected.corrections), default=None)
     body = corrected.document
-    checks: dict[str, Any] = body.get("checks") or {}
-    header: dict[str, Any] = body.get("header") or {}
+    checks: Mapping[str, object] = body.get("checks") or {}
+    header: Mapping[str, object] = body.get("header") or {}
     doubts = review.doubts_left
     if body.get("document_type") == "OSV":
         # An ОСВ's rows carry no doubt of their own: its checks say what to look at.

@@ -1,6 +1,6 @@
 """What a mapper makes of a result file: normalised documents, core issues, job fields.
 
-The normalised document is the 2.0 document shape (what the file says for 2.0; the 1.x
+The normalised document is the 2.0 document shape (the generated TypedDicts, decision 0041) (what the file says for 2.0; the 1.x
 document with the defaults of spec 001 for 1.x). Core issues are the core's own findings
 about a document (its checks, the mapper's warnings), kept apart from the producer's
 `warnings[]` so that each can be told from the other.
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from services.contract.models.result_v2_dicts import OsvDocument, StatementDocument
 
 __all__ = ["CoreIssue", "MappedDocument", "MappedResult"]
 
@@ -35,7 +37,7 @@ class MappedDocument:
     the core's recomputation); None for 2.0, whose `checks` are stored as sent.
     """
 
-    body: dict[str, Any]
+    body: StatementDocument | OsvDocument
     core_issues: tuple[CoreIssue, ...] = ()
     producer_checks: dict[str, Any] | None = None
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeAlias, cast
 
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -25,8 +25,15 @@ from services.arm_core.db.documents import (
 from services.arm_core.db.models import JobStatus, RecognitionJob
 from services.arm_core.documents.fields import OSV_DOCUMENT, STATEMENT_DOCUMENT, fields_of
 from services.arm_core.documents.store import is_osv
+from services.contract.models.result_v2_dicts import OsvDocument, StatementDocument, WarningItem
+from services.contract.models.result_v2_dicts import OsvRow as OsvRowBody
+
+DocumentBody: TypeAlias = StatementDocument | OsvDocument
+"""A document of the result 2.0 as plain JSON (the generated TypedDicts: no parsing, decision
+0041): what `normalised_document` reads back and corrections, pages and exports work on."""
 
 __all__ = [
+    "DocumentBody",
     "count_osv_rows",
     "issue_json",
     "latest_result_job",
@@ -132,9 +139,9 @@ async def load_osv_row_labels(
     return [(ref, account, name) for ref, account, name in result.all()]
 
 
-def issue_json(issue: DocumentIssue) -> dict[str, Any]:
+def issue_json(issue: DocumentIssue) -> WarningItem:
     """A document issue in the warning shape `{code, severity, message, line_refs?, ...}`."""
-    return _part_json(issue)
+    return cast(WarningItem, _part_json(issue))
 
 
 def _line_json(line: StatementLine) -> dict[str, Any]:
@@ -142,15 +149,17 @@ def _line_json(line: StatementLine) -> dict[str, Any]:
     return _part_json(line, "line_code_confidence", "line_name_confidence", values=values)
 
 
-def osv_row_json(row: OsvRow) -> dict[str, Any]:
+def osv_row_json(row: OsvRow) -> OsvRowBody:
     """An ОСВ row in the contract shape."""
-    return _part_json(row)
+    return cast(OsvRowBody, _part_json(row))
 
 
-def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None) -> dict[str, Any]:
+def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None) -> DocumentBody:
     """The document in the 2.0 shape, from its stored rows.
 
     Needs `document` loaded by `load_document`; an ОСВ document also needs all its `rows`.
+    The rows were written from a validated result, so the joined JSON is the contract's shape
+    (the one place it is declared so, without parsing it).
     """
     warnings = [issue_json(i) for i in document.issues if i.source == IssueSource.PRODUCER.value]
     values: dict[str, Any] = {
@@ -163,11 +172,11 @@ def normalised_document(document: Document, rows: Sequence[OsvRow] | None = None
     }
     if is_osv(document.document_type):
         values["rows"] = [osv_row_json(r) for r in rows or ()]
-        return OSV_DOCUMENT.join(values, _mapping(document.additional))
+        return cast(OsvDocument, OSV_DOCUMENT.join(values, _mapping(document.additional)))
     values["form_variant"] = document.form_variant
     values["columns"] = [_part_json(c, "label_confidence") for c in document.columns]
     values["lines"] = [_line_json(line) for line in document.lines]
-    return STATEMENT_DOCUMENT.join(values, _mapping(document.additional))
+    return cast(StatementDocument, STATEMENT_DOCUMENT.join(values, _mapping(document.additional)))
 
 
 def _mapping(value: object) -> Mapping[str, Any] | None:

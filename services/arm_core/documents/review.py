@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from services.arm_core.db.models import Correction, CorrectionKind
-from services.arm_core.documents.corrections import CorrectedDocument, doubts_left
+from services.arm_core.documents.corrections import CorrectedDocument, doubts_left, statement_lines
+from services.arm_core.documents.read import DocumentBody
 
 __all__ = ["Change", "Review", "ReviewState", "review_of"]
 
@@ -68,7 +69,7 @@ def _place(correction: Correction) -> _Place:
     return (correction.kind, correction.line, None, correction.field)
 
 
-def _changes(document: dict[str, Any], corrections: tuple[Correction, ...]) -> list[Change]:
+def _changes(document: DocumentBody, corrections: tuple[Correction, ...]) -> list[Change]:
     first: dict[_Place, Correction] = {}
     last: dict[_Place, Correction] = {}
     for correction in corrections:
@@ -77,7 +78,7 @@ def _changes(document: dict[str, Any], corrections: tuple[Correction, ...]) -> l
         place = _place(correction)
         first.setdefault(place, correction)
         last[place] = correction
-    lines = document.get("lines") or []
+    lines = statement_lines(document)
     out: list[Change] = []
     for place, latest in last.items():
         line = latest.line
@@ -98,7 +99,7 @@ def _changes(document: dict[str, Any], corrections: tuple[Correction, ...]) -> l
     return out
 
 
-def review_of(corrected: CorrectedDocument) -> Review:
+def review_of(corrected: CorrectedDocument[DocumentBody]) -> Review:
     """The review summary of a corrected document."""
     corrections = corrected.corrections
     marks = [i for i, c in enumerate(corrections) if c.kind == CorrectionKind.REVIEWED.value]

@@ -28,6 +28,7 @@ from services.arm_core.documents.corrections import (
     load_corrected,
 )
 from services.arm_core.documents.dossier import dossier_of_document
+from services.arm_core.documents.read import DocumentBody
 from services.arm_core.documents.review import review_of
 from services.arm_core.exceptions import NotFound
 from services.arm_core.rest.deps import Analyst, Deps
@@ -140,7 +141,9 @@ class CorrectedOut(BaseModel):
 
 
 def corrected_out(
-    document: Document, corrected: CorrectedDocument, disagreements: list[DisagreementOut]
+    document: Document,
+    corrected: CorrectedDocument[DocumentBody],
+    disagreements: list[DisagreementOut],
 ) -> CorrectedOut:
     """The API's answer for a corrected document."""
     review = review_of(corrected)
@@ -167,7 +170,9 @@ def corrected_out(
 router = APIRouter(tags=["corrections"])
 
 
-async def _load(deps: Deps, document_id: uuid.UUID) -> tuple[Document, CorrectedDocument]:
+async def _load(
+    deps: Deps, document_id: uuid.UUID
+) -> tuple[Document, CorrectedDocument[DocumentBody]]:
     async with deps.sessions() as session:
         found = await load_corrected(session, document_id)
     if found is None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Query, Response
 from pydantic import RootModel
@@ -22,8 +22,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from services.arm_core.db.documents import Document, OsvRow
 from services.arm_core.db.models import RecognitionJob, StoredFile
+from services.arm_core.documents.corrections import statement_lines
 from services.arm_core.documents.listing import Paging
 from services.arm_core.documents.read import (
+    DocumentBody,
     count_osv_rows,
     issue_json,
     latest_result_job,
@@ -92,7 +94,7 @@ def _detail(document: Document, rows_total: int | None) -> DocumentOut:
     if not is_osv(document.document_type):
         lines = [
             {**line, "line_code_original_value": stored.line_code_original_value}
-            for line, stored in zip(normal["lines"], document.lines, strict=True)
+            for line, stored in zip(statement_lines(normal), document.lines, strict=True)
         ]
     return DocumentOut(
         document_id=document.id,
@@ -208,7 +210,7 @@ async def osv_rows(
         **problem_responses(*ID_PROBLEMS),
     },
 )
-async def normalized(deps: Deps, document_id: uuid.UUID) -> dict[str, Any]:
+async def normalized(deps: Deps, document_id: uuid.UUID) -> DocumentBody:
     """The normalised document: the 2.0 document shape, with nothing the file said lost."""
     document, rows = await _with_rows(deps, document_id, load_osv_rows)
     return normalised_document(document, rows)

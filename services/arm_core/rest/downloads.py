@@ -12,7 +12,7 @@ from fastapi import Response
 from services.arm_core.db.documents import Document
 from services.arm_core.documents.corrections import CorrectedDocument
 from services.arm_core.documents.export import osv_csv, osv_xlsx, statement_csv, statement_xlsx
-from services.arm_core.documents.read import load_osv_rows, osv_row_json
+from services.arm_core.documents.read import DocumentBody, load_osv_rows, osv_row_json
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import Unavailable
 from services.arm_core.jobs.uploads import Download
@@ -48,13 +48,16 @@ async def stored_download(file_id: uuid.UUID, reading: Awaitable[Download]) -> R
 
 
 async def export_response(
-    deps: ApiDeps, document: Document, corrected: CorrectedDocument, fmt: Literal["xlsx", "csv"]
+    deps: ApiDeps,
+    document: Document,
+    corrected: CorrectedDocument[DocumentBody],
+    fmt: Literal["xlsx", "csv"],
 ) -> Response:
     """The corrected document as an XLSX or CSV download."""
     if is_osv(document.document_type):
         async with deps.sessions() as session:
             rows = [osv_row_json(r) for r in await load_osv_rows(session, document.id)]
-        data = osv_xlsx(rows, corrected.document) if fmt == "xlsx" else osv_csv(rows)
+        data = osv_xlsx(rows, corrected.osv) if fmt == "xlsx" else osv_csv(rows)
     else:
         data = (
             statement_xlsx(corrected)

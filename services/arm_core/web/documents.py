@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Annotated, Any
 
@@ -17,8 +18,10 @@ from services.arm_core.documents.corrections import (
     CorrectionRequest,
     add_correction,
     load_corrected,
+    statement_lines,
 )
 from services.arm_core.documents.read import (
+    DocumentBody,
     load_osv_row_labels,
     load_osv_rows,
     osv_row_json,
@@ -46,7 +49,7 @@ _ROWS_PAGE = 100
 
 async def _document_in_file(
     deps: ApiDeps, file_id: uuid.UUID, document_id: uuid.UUID
-) -> tuple[StoredFile, Document, CorrectedDocument]:
+) -> tuple[StoredFile, Document, CorrectedDocument[DocumentBody]]:
     async with deps.sessions() as session:
         stored = await session.get(StoredFile, file_id)
         found = await load_corrected(session, document_id)
@@ -58,7 +61,7 @@ async def _document_in_file(
 
 
 def _doc_context(
-    stored: StoredFile, document: Document, corrected: CorrectedDocument
+    stored: StoredFile, document: Document, corrected: CorrectedDocument[DocumentBody]
 ) -> dict[str, Any]:
     context: dict[str, Any] = {
         "file": stored,
@@ -76,7 +79,7 @@ def _doc_context(
 async def _osv_context(
     deps: ApiDeps,
     document_id: uuid.UUID,
-    corrected: CorrectedDocument,
+    corrected: CorrectedDocument[DocumentBody],
     offset: int,
     error: int | None,
 ) -> dict[str, Any]:
@@ -147,11 +150,11 @@ async def cell_panel(
     column: Annotated[int | None, Query(ge=0, le=MAX_OFFSET)] = None,
 ) -> HTMLResponse:
     stored, document, corrected = await _document_in_file(deps, file_id, document_id)
-    lines = corrected.document.get("lines") or []
+    lines = statement_lines(corrected.document)
     if line >= len(lines):
         raise PageNotFound("строка")
     the_line = lines[line]
-    value: dict[str, Any] = next(
+    value: Mapping[str, object] = next(
         (v for v in the_line.get("values") or [] if v.get("column_index") == column), {}
     )
     origin = await sources.origin(deps.uploads, stored, the_line.get("ref"), value)
@@ -159,7 +162,7 @@ async def cell_panel(
         origin = await evidence_origin(
             deps.evidence, stored, document.id, document.job_id, the_line.get("ref"), column, origin
         )
-    columns = {c.get("column_index"): c for c in corrected.document.get("columns") or []}
+    columns = {c.get("column_index"): c for c in corrected.statement.get("columns") or []}
     return render(
         request,
         "_panel_cell.html",
@@ -167,7 +170,7 @@ async def cell_panel(
         file=stored,
         line_index=line,
         line=the_line,
-        column=columns.get(column),
+        column=columns.get(column) if column is not None else None,
         column_index=column,
         value=value,
         origin=origin,
@@ -276,7 +279,7 @@ async def export(
 
 
 def _correction_request(
-    corrected: CorrectedDocument,
+    corrected: CorrectedDocument[DocumentBody],
     kind: str,
     line: int | None,
     column: int | None,
@@ -286,7 +289,7 @@ def _correction_request(
     """The page's form as a correction; `auto` (Enter on a value) confirms an unchanged value
     and corrects a changed one."""
     if kind == "auto":
-        lines = corrected.document.get("lines") or []
+        lines = statement_lines(corrected.document)
         current = None
         if line is not None and 0 <= line < len(lines):
             current = next(

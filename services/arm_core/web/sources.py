@@ -9,6 +9,7 @@ results (a window, a PNG of capped pixels), never a parsed workbook or a page bi
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
@@ -44,7 +45,11 @@ class SourceReader:
         return data
 
     async def origin(
-        self, uploads: UploadService, stored: StoredFile, ref: str | None, value: dict[str, Any]
+        self,
+        uploads: UploadService,
+        stored: StoredFile,
+        ref: str | None,
+        value: Mapping[str, object],
     ) -> dict[str, Any]:
         """Where the line came from: an Excel window, or a page image with what was read."""
         if stored.file_type not in EXCEL_TYPES:
@@ -53,7 +58,7 @@ class SourceReader:
         parsed = source.parse_excel_ref(ref)
         if parsed is None:
             return {"kind": "none", "reason": f"у строки нет ссылки на ячейку ({ref})"}
-        amount, text = value.get("amount"), value.get("text")
+        amount, text = _text(value.get("amount")), _text(value.get("text"))
 
         async def cut() -> tuple[Any, int]:
             data = await self._stored_bytes(uploads, stored)
@@ -165,3 +170,7 @@ def _sources(request: Request) -> SourceReader:
 
 Sources = Annotated[SourceReader, Depends(_sources)]
 """The app's `SourceReader`, as a route's parameter."""
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -7,15 +7,25 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import ValidationError
 
-from services.arm_core.documents.corrections import HEADER_FIELDS, CorrectedDocument, own_doubt
+from services.arm_core.documents.corrections import (
+    HEADER_FIELDS,
+    CorrectedDocument,
+    own_doubt,
+    statement_lines,
+)
+from services.arm_core.documents.read import DocumentBody
 from services.arm_core.documents.review import Change, review_of
 from services.arm_core.documents.words import SEVERITIES, money, ru_date
 from services.arm_core.jobs.progress import PagesDone
 from services.contract.models.result_v2 import FileLocator, FileWarning
+from services.contract.models.result_v2_dicts import (
+    RelationFailure,
+    StatementColumn,
+    StatementDocument,
+)
 
 __all__ = [
     "Cell",
@@ -131,7 +141,7 @@ class HeaderRow:
 class StatementView:
     """The grid, the failed checks and the header of a corrected statement form."""
 
-    columns: list[dict[str, Any]]
+    columns: list[dict[str, object]]
     lines: list[GridLine]
     checks: list[CheckRow]
     header: list[HeaderRow]
@@ -155,11 +165,11 @@ _LIVE_CODES = frozenset({"RELATION_FAILED", "SOFT_RELATION_FAILED"})
 «Проверки»; the recogniser's word on it would lie once a correction makes it hold."""
 
 
-def remarks(document: dict[str, Any]) -> list[Remark]:
+def remarks(document: DocumentBody) -> list[Remark]:
     """The recogniser's warnings on a document, as recognised (corrections change values,
     not what was seen), without the relation ones, errors first."""
     named: dict[str, tuple[int, str]] = {}
-    for index, line in enumerate(document.get("lines") or []):
+    for index, line in enumerate(statement_lines(document)):
         label = " ".join(str(p) for p in (line.get("line_code"), line.get("line_name")) if p)
         named.setdefault(str(line.get("ref")), (index, label or f"строка {index + 1}"))
     found = [
@@ -226,7 +236,7 @@ def _where(locator: FileLocator) -> str:
     return ", ".join(parts)
 
 
-def _column_label(column: dict[str, Any]) -> str:
+def _column_label(column: StatementColumn) -> str:
     label = column.get("label") or f"Колонка {column.get('column_index')}"
     date = column.get("period_date")
     if not date or str(date) in str(label) or ru_date(date) in str(label):
@@ -234,15 +244,17 @@ def _column_label(column: dict[str, Any]) -> str:
     return f"{label} ({ru_date(date)})"
 
 
-def _failures(document: dict[str, Any]) -> list[tuple[bool, dict[str, Any]]]:
-    checks = document.get("checks") or {}
+def _failures(document: StatementDocument) -> list[tuple[bool, RelationFailure]]:
+    checks = document.get("checks")
+    if checks is None:
+        return []
     hard = [(True, f) for f in checks.get("relations_failed") or []]
     return hard + [(False, f) for f in checks.get("soft_relations_failed") or []]
 
 
-def statement_view(corrected: CorrectedDocument) -> StatementView:
+def statement_view(corrected: CorrectedDocument[DocumentBody]) -> StatementView:
     """The view model of a corrected statement form."""
-    document = corrected.document
+    document = corrected.statement
     columns = sorted(document.get("columns") or [], key=lambda c: c.get("column_index", 0))
     labels = {c.get("column_index"): _column_label(c) for c in columns}
     failures = _failures(document)
@@ -256,20 +268,26 @@ def statement_view(corrected: CorrectedDocument) -> StatementView:
         cells: list[Cell] = []
         for column in columns:
             ci = column.get("column_index", 0)
-            value = by_column.get(ci) or {}
-            amount = value.get("amount")
-            review = bool(value.get("needs_review"))
+            value = by_column.get(ci)
+            amount = value.get("amount") if value else None
+            text = value.get("text") if value else None
+            review = bool(value and value.get("needs_review"))
             done = (index, ci) in corrected.corrected
-            unrecognized = bool(value) and value.get("is_recognized") is False and not done
+            unrecognized = (
+                value is not None
+                and bool(value)
+                and value.get("is_recognized") is False
+                and not done
+            )
             if review:
                 doubtful.append((index, ci))
-            shown = money(amount) if amount is not None else (value.get("text") or "")
+            shown = money(amount) if amount is not None else (text or "")
             cells.append(
                 Cell(
                     column_index=ci,
                     amount=amount,
                     shown=shown,
-                    text=value.get("text"),
+                    text=text,
                     needs_review=review,
                     unrecognized=unrecognized,
                     corrected=done,

@@ -10,16 +10,17 @@ does not involve the corrected line.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from services.arm_core.db.models import Correction
 from services.arm_core.documents.corrections import apply_corrections
 from services.arm_statements import CheckRule, parse_money
+from services.contract.models.result_v2_dicts import StatementDocument
 from services.scan_gateway.mapper import map_items
 from services.scan_gateway.resultset import parse_item
 from services.tabular_parser.statements import recognize_statements
@@ -68,13 +69,18 @@ def _documents(source: str) -> tuple[Json, ...]:
     return documents
 
 
+def _statement(document: Json) -> StatementDocument:
+    """A recognised statement (the recogniser's plain JSON) as the core reads it back."""
+    return cast(StatementDocument, copy.deepcopy(document))
+
+
 def _correction(kind: str, line: int, column: int | None, new: str | None) -> Correction:
     return Correction(
         kind=kind, line=line, column_index=column, old_value=None, new_value=new, author="a"
     )
 
 
-def _failures(document: Json) -> set[tuple[str, int, tuple[str, ...]]]:
+def _failures(document: Mapping[str, Any]) -> set[tuple[str, int, tuple[str, ...]]]:
     checks = document.get("checks") or {}
     return {
         (str(f["relation"]), int(f["column_index"]), tuple(f["codes"]))
@@ -113,7 +119,7 @@ def test_a_confirmation_changes_no_check(source: str) -> None:
             (i, v) for i, ln in enumerate(document["lines"]) for v in ln.get("values") or []
         )
         confirm = _correction("confirm", line, value["column_index"], value.get("amount"))
-        corrected = apply_corrections(copy.deepcopy(document), [confirm]).document
+        corrected = apply_corrections(_statement(document), [confirm]).document
         assert corrected.get("checks") == document.get("checks"), document["document_type"]
 
 
@@ -132,7 +138,7 @@ def test_a_changed_amount_fails_only_relations_of_its_own_line(source: str) -> N
                 amount = _amount(line, column)
                 new = str((amount or Decimal(0)) + 4000)
                 correction = _correction("value", index, column, new)
-                after = _failures(apply_corrections(copy.deepcopy(document), [correction]).document)
+                after = _failures(apply_corrections(_statement(document), [correction]).document)
                 added = after - before
                 assert all(code in codes for _, _, codes in added), (source, code, column, added)
 
@@ -148,7 +154,7 @@ def test_a_corrected_code_fails_only_relations_of_its_own_line(source: str) -> N
                 continue
             for code in ("1510", "1230", "1250"):
                 correction = _correction("line_code", index, None, code)
-                after = _failures(apply_corrections(copy.deepcopy(document), [correction]).document)
+                after = _failures(apply_corrections(_statement(document), [correction]).document)
                 assert all(code in codes for _, _, codes in after - before), (index, code)
 
 
@@ -161,12 +167,34 @@ def test_a_value_a_now_holding_relation_covers_is_settled_by_it() -> None:
     total = next(i for i, ln in enumerate(lines) if ln["line_code"] == "1600")
     column = lines[dirty]["values"][0]["column_index"]
     assert lines[dirty]["values"][0]["needs_review"] is True
-    fixed = apply_corrections(
-        copy.deepcopy(document), [_correction("value", total, column, "6470")]
-    )
+    fixed = apply_corrections(_statement(document), [_correction("value", total, column, "6470")])
     after = fixed.document["lines"][dirty]
     assert after["values"][0]["needs_review"] is False
     assert after["needs_review"] is False
     assert (dirty, column) in fixed.settled
     assert (total, column) not in fixed.settled  # corrected, not settled
     assert not fixed.document["checks"]["relations_failed"]
+
+
+@pytest.mark.parametrize("source", sorted(SOURCES))
+def test_corrections_leave_the_recognised_document_as_it_was(source: str) -> None:
+    """apply_corrections returns a new document: the one it is given (the recognised, read
+    once per request) is not changed by any kind of correction, the review mark included."""
+    for document in _documents(source):
+        recognised = _statement(document)
+        before = copy.deepcopy(recognised)
+        line, value = next(
+            (i, v) for i, ln in enumerate(recognised["lines"]) for v in ln.get("values") or []
+        )
+        column = value["column_index"]
+        corrections = [
+            _correction("value", line, column, "4000"),
+            _correction("confirm", line, column, "4000"),
+            _correction("line_code", line, None, "1510"),
+            Correction(kind="header", field="inn", new_value="7707083893", author="a"),
+            _correction("reviewed", line, None, None),
+        ]
+        corrected = apply_corrections(recognised, corrections)
+        assert recognised == before
+        assert corrected.document != before
+        assert corrected.document["lines"][line]["line_code"] == "1510"

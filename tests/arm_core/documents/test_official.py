@@ -7,10 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from decimal import Decimal
+from typing import cast
 
 from services.arm_core.documents.dossier import DossierDocument, _report_years
 from services.arm_core.documents.official import OFF, Official, in_documents_signs, official_of
 from services.arm_statements.agreement import Figure, Source, disagreements
+from services.contract.models.result_v2_dicts import StatementDocument
 
 END = dt.date(2024, 12, 31)
 FILING = Source("girbo:7707083893:2024", "girbo")
@@ -64,7 +66,7 @@ def _document(report_date: dt.date | None, columns: list[dict[str, object]]) -> 
         review_state="recognised",
         inn="7707083893",
         organization_name=None,
-        corrected={"columns": columns},
+        corrected=cast(StatementDocument, {"columns": columns}),
     )
 
 

@@ -15,12 +15,19 @@ when its control sums hold, as in 2.0. The 1.x `checks` are kept as the producer
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from services.arm_core.documents.mapped import CoreIssue, MappedDocument, MappedResult
 from services.arm_core.exceptions import MappingError
 from services.arm_core.jobs.mapping._common import job_status, merged_metrics
 from services.arm_statements import ArmStatementsError, RelationFailure, recompute
+from services.contract.models.result_v2_dicts import (
+    OsvDocument,
+    StatementColumn,
+    StatementDocument,
+    StatementLine,
+    StatementValue,
+)
 
 __all__ = ["MAPPING_WARNING", "RELATION_FAILED", "SOFT_RELATION_FAILED", "map_v1", "value_is_clean"]
 
@@ -49,9 +56,9 @@ def _rest(item: Mapping[str, Any], known: tuple[str, ...]) -> dict[str, Any]:
     return {k: v for k, v in item.items() if k not in known}
 
 
-def _value(value: Mapping[str, Any]) -> dict[str, Any]:
+def _value(value: Mapping[str, Any]) -> StatementValue:
     known = ("column_index", "amount", "string_value", "confidence", "is_recognized")
-    return {
+    mapped: dict[str, object] = {
         "column_index": value["column_index"],
         "amount": value.get("amount"),
         "string_value": value.get("string_value"),
@@ -61,10 +68,11 @@ def _value(value: Mapping[str, Any]) -> dict[str, Any]:
         "needs_review": not value_is_clean(value),
         **_rest(value, known),
     }
+    return cast(StatementValue, mapped)
 
 
-def _line(index: int, line: Mapping[str, Any]) -> dict[str, Any]:
-    return {
+def _line(index: int, line: Mapping[str, Any]) -> StatementLine:
+    mapped: dict[str, object] = {
         "row_index": index,
         "ref": None,
         "line_status": "ok",
@@ -77,13 +85,12 @@ def _line(index: int, line: Mapping[str, Any]) -> dict[str, Any]:
         "values": [_value(v) for v in line.get("values") or []],
         **_rest(line, _LINE_KEYS),
     }
+    return cast(StatementLine, mapped)
 
 
-def _column(column: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        **column,
-        "period_kind": "absolute" if column.get("period_date") else "none",
-    }
+def _column(column: Mapping[str, Any]) -> StatementColumn:
+    mapped = {**column, "period_kind": "absolute" if column.get("period_date") else "none"}
+    return cast(StatementColumn, mapped)
 
 
 def _relation_issue(failure: RelationFailure, *, soft: bool) -> CoreIssue:
@@ -111,7 +118,7 @@ def _statement(document: Mapping[str, Any]) -> MappedDocument:
     dropped = set(found.duplicate_lines)
     first_of: dict[str, int] = {}
     issues: list[CoreIssue] = []
-    lines: list[dict[str, Any]] = []
+    lines: list[StatementLine] = []
     for index, line in enumerate(source_lines):
         code = str(line["line_code"])
         if index in dropped:
@@ -140,7 +147,7 @@ def _statement(document: Mapping[str, Any]) -> MappedDocument:
         issues.extend(_relation_issue(f, soft=True) for f in checks.soft_relations_failed)
     clean = all(v["needs_review"] is False for line in lines for v in line["values"])
     holds = checks is None or checks.hard_ok
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "document_type": document["document_type"],
         "form_variant": found.form_variant,
         "status": "done" if holds and clean else "needs_check",
@@ -155,7 +162,7 @@ def _statement(document: Mapping[str, Any]) -> MappedDocument:
         body["checks"] = checks.to_dict()
     producer_checks = document.get("checks")
     return MappedDocument(
-        body=body,
+        body=cast(StatementDocument, body),  # the 2.0 shape, with the 1.x keys it kept
         core_issues=tuple(issues),
         producer_checks=dict(producer_checks) if isinstance(producer_checks, Mapping) else None,
     )
@@ -170,7 +177,7 @@ def _osv(document: Mapping[str, Any]) -> MappedDocument:
         "warnings": [],
         **{k: v for k, v in document.items() if k != "document_type"},
     }
-    return MappedDocument(body=body)
+    return MappedDocument(body=cast(OsvDocument, body))
 
 
 def map_v1(result: Mapping[str, Any], envelope: Mapping[str, Any]) -> MappedResult:

@@ -4,18 +4,28 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from services.arm_core.documents.mapped import MappedDocument, MappedResult
 from services.arm_core.jobs.mapping._common import job_status, merged_metrics
+from services.contract.models.result_v2_dicts import OsvDocument, StatementDocument
 
 __all__ = ["map_v2"]
+
+
+def _document(document: dict[str, Any]) -> StatementDocument | OsvDocument:
+    """A document of a schema-valid 2.x file: the contract's shape, declared so unparsed
+    (decision 0012: an ОСВ of 100 000 rows is not read into models)."""
+    if document.get("document_type") == "OSV":
+        return cast(OsvDocument, document)
+    return cast(StatementDocument, document)
 
 
 def map_v2(result: Mapping[str, Any], envelope: Mapping[str, Any]) -> MappedResult:
     """Map a schema-valid 2.x result file (any MINOR) received under `envelope`."""
     documents = tuple(
-        MappedDocument(body=copy.deepcopy(dict(document))) for document in result["documents"]
+        MappedDocument(body=_document(copy.deepcopy(dict(document))))
+        for document in result["documents"]
     )
     service = result.get("service") or {}
     return MappedResult(
