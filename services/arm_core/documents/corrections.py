@@ -174,11 +174,12 @@ def correction_json(correction: Correction) -> dict[str, Any]:
     }
 
 
-def _line(document: StatementDocument, index: int | None) -> StatementLine:
+def _line(document: StatementDocument, index: int | None) -> tuple[int, StatementLine]:
+    """The line at `index` with its index; refused when the document has no such line."""
     lines = document.get("lines") or []
     if index is None or not 0 <= index < len(lines):
         raise InvalidCorrection(f"в документе нет строки {index}")
-    return lines[index]
+    return index, lines[index]
 
 
 def _value(
@@ -279,9 +280,7 @@ def _apply(document: StatementDocument, correction: Correction) -> StatementDocu
         }
     if kind == CorrectionKind.REVIEWED.value:
         return document
-    index = correction.line
-    line = _line(document, index)
-    assert index is not None  # _line refuses a missing line
+    index, line = _line(document, correction.line)
     if kind == CorrectionKind.LINE_CODE.value:
         return _with_line(
             document, index, {**line, "line_code": correction.new_value, "line_status": "ok"}
@@ -437,7 +436,7 @@ def _old_and_new(
         header: Mapping[str, object] = document.get("header") or {}
         old = header.get(request.field or "")
         return (None if old is None else str(old)), new
-    line = _line(document, request.line)
+    _index, line = _line(document, request.line)
     if kind == CorrectionKind.LINE_CODE:
         code = (request.value or "").strip()
         if not _LINE_CODE.match(code):

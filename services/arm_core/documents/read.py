@@ -27,6 +27,7 @@ from services.arm_core.documents.fields import OSV_DOCUMENT, STATEMENT_DOCUMENT,
 from services.arm_core.documents.store import is_osv
 from services.contract.models.result_v2_dicts import OsvDocument, StatementDocument, WarningItem
 from services.contract.models.result_v2_dicts import OsvRow as OsvRowBody
+from services.contract.models.result_v2_dicts import StatementLine as StatementLineBody
 
 DocumentBody: TypeAlias = StatementDocument | OsvDocument
 """A document of the result 2.0 as plain JSON (the generated TypedDicts: no parsing, decision
@@ -144,9 +145,10 @@ def issue_json(issue: DocumentIssue) -> WarningItem:
     return cast(WarningItem, _part_json(issue))
 
 
-def _line_json(line: StatementLine) -> dict[str, Any]:
+def _line_json(line: StatementLine) -> StatementLineBody:
     values = [_part_json(v, "confidence") for v in line.values]
-    return _part_json(line, "line_code_confidence", "line_name_confidence", values=values)
+    body = _part_json(line, "line_code_confidence", "line_name_confidence", values=values)
+    return cast(StatementLineBody, body)
 
 
 def osv_row_json(row: OsvRow) -> OsvRowBody:

@@ -87,7 +87,7 @@ async def _osv_context(
     failed checks with their rows, the rows and cells to mark, the error steps around."""
     async with deps.sessions() as session:
         labels = [RowLabel(*row) for row in await load_osv_row_labels(session, document_id)]
-        checks = osv_checks(corrected.document.get("checks"), labels)
+        checks = osv_checks(corrected.osv.get("checks"), labels)
         current = checks[error - 1] if error is not None and error <= len(checks) else None
         if current is not None and current.row is not None:
             offset = page_offset(current.row, _ROWS_PAGE)

@@ -7,11 +7,11 @@ the row's position among the document's rows (in their order) and so its page.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from services.arm_core.web.views import money
+from services.contract.models.result_v2_dicts import OsvCheckFailure, OsvChecks
 
 __all__ = ["OSV_CHECKS", "OsvCheck", "RowLabel", "error_steps", "osv_checks", "page_offset"]
 
@@ -65,14 +65,15 @@ class OsvCheck:
     name: str | None
 
 
-def osv_checks(checks: Mapping[str, Any] | None, rows: Sequence[RowLabel]) -> list[OsvCheck]:
+def osv_checks(checks: OsvChecks | None, rows: Sequence[RowLabel]) -> list[OsvCheck]:
     """The failed control sums of an ОСВ in row order (those without a row last)."""
     positions: dict[str, int] = {}
     for index, label in enumerate(rows):
         if label.ref is not None:
             positions.setdefault(label.ref, index)
-    found: list[tuple[int, int, dict[str, Any]]] = []
-    for order, failure in enumerate((checks or {}).get("failed") or []):
+    found: list[tuple[int, int, OsvCheckFailure]] = []
+    failures = (checks.get("failed") or []) if checks is not None else []
+    for order, failure in enumerate(failures):
         position = positions.get(str(failure.get("ref")))
         found.append((position if position is not None else len(rows), order, failure))
     found.sort(key=lambda item: item[:2])

@@ -4,6 +4,7 @@ marked, «следующая ошибка» walking them across pages of rows.""
 from __future__ import annotations
 
 import re
+from typing import cast
 
 import httpx
 import pytest
@@ -11,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from services.arm_core.app import CoreApp
 from services.arm_core.web.osv import OsvCheck, RowLabel, error_steps, osv_checks
+from services.contract.models.result_v2_dicts import OsvChecks
 from tests.arm_core.web._osv import counterparty, paged_osv_xlsx
 from tests.arm_core.web._recognition import Recognised, upload_and_recognize
 
@@ -69,15 +71,11 @@ async def test_next_error_goes_to_the_page_of_its_row(
 def test_a_failure_whose_row_is_unknown_comes_last_and_steps_still_reach_it() -> None:
     """A failure naming a ref no row has is listed last, without a row, and is reachable."""
     rows = [RowLabel("A1", "01", None), RowLabel("A2", "02", None)]
-    checks = osv_checks(
-        {
-            "failed": [
-                {"check": "TOTAL_SUM", "ref": "Z9", "column": "closing_debit"},
-                {"check": "ROW_BALANCE", "ref": "A2", "column": "closing_balance"},
-            ]
-        },
-        rows,
-    )
+    failed = [
+        {"check": "TOTAL_SUM", "ref": "Z9", "column": "closing_debit"},
+        {"check": "ROW_BALANCE", "ref": "A2", "column": "closing_balance"},
+    ]
+    checks = osv_checks(cast(OsvChecks, {"failed": failed}), rows)
     assert [(c.check, c.row, c.number) for c in checks] == [
         ("ROW_BALANCE", 1, 1),
         ("TOTAL_SUM", None, 2),
