@@ -105,6 +105,7 @@ from services.arm_statements.money import (
     format_amount,
     format_money,
     is_blank_mark,
+    kopecks,
     parse_amount,
     parse_exact,
     parse_money,
@@ -126,10 +127,12 @@ from services.arm_statements.periods import (
     resolve_relative,
 )
 from services.arm_statements.recompute import (
+    CheckedLine,
     CheckRule,
     CoveredValue,
     RecomputeResult,
     recheck,
+    recheck_lines,
     recompute,
 )
 from services.arm_statements.relations import Reading, Relation, RelationKind, Term, relations_for
@@ -159,6 +162,7 @@ __all__ = [
     "UNIT_SCALE",
     "ArmStatementsError",
     "CheckRule",
+    "CheckedLine",
     "Checks",
     "CodeKind",
     "ColumnRead",
@@ -218,6 +222,7 @@ __all__ = [
     "inn_checksum_ok",
     "is_blank_mark",
     "is_page_furniture",
+    "kopecks",
     "legacy_income_line",
     "legacy_line_name",
     "lookup_line",
@@ -241,6 +246,7 @@ __all__ = [
     "print_order",
     "profit_movements",
     "recheck",
+    "recheck_lines",
     "recompute",
     "relations_for",
     "report_date_in_texts",

@@ -47,9 +47,14 @@ from services.arm_statements.catalogue import lookup_line, parent_code
 from services.arm_statements.checks import Checks
 from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
-from services.arm_statements.money import format_amount, parse_exact, too_precise
+from services.arm_statements.money import format_amount, kopecks, parse_exact, too_precise
 from services.arm_statements.periods import PeriodKind, resolve_relative
-from services.arm_statements.recompute import CheckRule, RecomputeResult, recheck
+from services.arm_statements.recompute import (
+    CheckedLine,
+    CheckRule,
+    RecomputeResult,
+    recheck_lines,
+)
 from services.arm_statements.text import fold
 from services.arm_statements.warnings import DocumentWarning, StatementWarning
 
@@ -275,6 +280,18 @@ def _line_json(line: LineRead) -> Json:
     if line.status == "detail":
         item["parent_ref"] = line.parent_ref
     return item
+
+
+def _checked_line(line: LineRead) -> CheckedLine:
+    """The line as the checks read it: its amounts as Decimals, in kopecks as the document
+    will print them (never written as strings to be parsed back)."""
+    return CheckedLine(
+        line.status,
+        line.code if line.status == "ok" else None,
+        line.ref,
+        line.name,
+        [(v.column_index, None if v.amount is None else kopecks(v.amount)) for v in line.values],
+    )
 
 
 def _value_json(value: ValueRead, needs_review: bool) -> Json:
@@ -685,16 +702,9 @@ def build_document(read: StatementRead) -> Json:
         columns = _columns_json(read.columns, report)
         warnings.extend(_column_warnings(columns))
     refs, repeats = _first_refs(lines)
-    skeleton: Json = {
-        "document_type": read.kind,
-        "lines": [
-            {**_line_json(line), "values": [_value_json(v, False) for v in line.values]}
-            for line in lines
-        ],
-    }
     own_numbering = header["okud"].value in OWN_NUMBERING_OKUD
     rule = CheckRule(None if own_numbering else "detect", _complete(lines))
-    result = recheck(skeleton, rule)
+    result = recheck_lines(read.kind, [_checked_line(line) for line in lines], rule)
     outliers = _small_outliers(read, lines)
     unknown = {
         line.ref for line in lines if _unknown(line, read.kind) and not _confirmed(line, result)

@@ -20,6 +20,7 @@ __all__ = [
     "format_amount",
     "format_money",
     "is_blank_mark",
+    "kopecks",
     "parse_amount",
     "parse_exact",
     "parse_money",
@@ -153,6 +154,16 @@ def format_amount(amount: Decimal) -> str:
     if rounded == rounded.to_integral_value():
         return f"{rounded.quantize(Decimal(1)):f}"
     return f"{rounded:f}"
+
+
+def kopecks(amount: Decimal) -> Decimal:
+    """The amount `format_amount` writes, kept a Decimal: rounded half-up to kopecks; a
+    ValueError beyond MAX_AMOUNT, as there."""
+    rounded = _round(amount)
+    if rounded is None:
+        msg = f"amount out of range: {amount!r}"
+        raise ValueError(msg)
+    return rounded
 
 
 def _round(amount: Decimal) -> Decimal | None:

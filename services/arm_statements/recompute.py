@@ -3,6 +3,8 @@
 Reads a statementDocument dict of the 2.0 shape (``lines[]`` with ``line_status``,
 ``line_code``, ``values[] {column_index, amount}``) or of the 1.x shape (``line_code`` always a
 string, no ``line_status``): arm-core's 1.x mapper and the services share this entry point.
+The document is read into ``CheckedLine``s (amounts as Decimals); the builder, which has its
+reads typed already, hands those to ``recheck_lines`` directly.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from services.arm_statements.line import FormVariant
 from services.arm_statements.money import parse_money
 from services.arm_statements.variant import detect_form_variant
 
-__all__ = ["CheckRule", "CoveredValue", "RecomputeResult", "recheck", "recompute"]
+__all__ = [
+    "CheckRule",
+    "CheckedLine",
+    "CoveredValue",
+    "RecomputeResult",
+    "recheck",
+    "recheck_lines",
+    "recompute",
+]
 
 _CODE = re.compile(r"^\d{3,5}$")
 _PARTIAL_WARNINGS = frozenset({"CODES_INFERRED", "LEGACY_FORM_MAPPED"})
@@ -76,6 +86,22 @@ class RecomputeResult:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckedLine:
+    """What the checks read of one line, amounts as Decimals: its status (``ok`` for a coded
+    line), its code, ``ref`` and name, and its ``(column_index, amount)`` values in order.
+
+    The builder hands its typed reads over as these, so an amount is never written as a
+    money string only to be parsed back; a contract document is read into them first.
+    """
+
+    status: str
+    code: str | None
+    ref: str | None
+    name: str | None
+    values: Sequence[tuple[int, Decimal | None]]
+
+
+@dataclass(frozen=True, slots=True)
 class _Read:
     values: dict[str, dict[int, Decimal | None]]
     positions: dict[str, tuple[int, str | None]]
@@ -98,40 +124,62 @@ def _mapping(value: object, field: str) -> Mapping[str, object]:
     raise InvalidDocumentError(field, "must be an object")
 
 
-def _line_values(line: Mapping[str, object], field: str) -> dict[int, Decimal | None]:
-    by_column: dict[int, Decimal | None] = {}
+def _line_values(line: Mapping[str, object], field: str) -> list[tuple[int, Decimal | None]]:
+    values: list[tuple[int, Decimal | None]] = []
     for j, raw in enumerate(_sequence(line.get("values"), f"{field}.values")):
         value = _mapping(raw, f"{field}.values[{j}]")
         column = value.get("column_index")
         if isinstance(column, bool) or not isinstance(column, int):
             raise InvalidDocumentError(f"{field}.values[{j}].column_index", "must be an integer")
-        by_column.setdefault(column, parse_money(value.get("amount")))  # first wins
-    return by_column
+        values.append((column, parse_money(value.get("amount"))))
+    return values
 
 
-def _read_lines(lines: Sequence[object]) -> _Read:
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _checked_line(raw: object, field: str, seen: set[str]) -> CheckedLine:
+    """A contract line (2.0, or 1.x without ``line_status``: every line is coded) as the
+    checks read it; the values of a line that takes no part (uncoded, or its code `seen` on
+    an earlier line) are not read."""
+    line = _mapping(raw, field)
+    status = line.get("line_status", "ok")
+    code = _text(line.get("line_code"))
+    takes_part = status == "ok" and code is not None and _CODE.match(code.strip()) is not None
+    if takes_part and code is not None:
+        takes_part = code.strip() not in seen
+        seen.add(code.strip())
+    return CheckedLine(
+        str(status),
+        code,
+        _text(line.get("ref")),
+        _text(line.get("line_name")),
+        _line_values(line, field) if takes_part else (),
+    )
+
+
+def _read_lines(lines: Sequence[CheckedLine]) -> _Read:
     values: dict[str, dict[int, Decimal | None]] = {}
     positions: dict[str, tuple[int, str | None]] = {}
     codes: list[str] = []
     names: list[str | None] = []
     duplicates: list[int] = []
-    for i, raw in enumerate(lines):
-        field = f"lines[{i}]"
-        line = _mapping(raw, field)
-        status = line.get("line_status", "ok")  # 1.x has no line_status: every line is coded
-        name = line.get("line_name")
-        if status != "detail":
-            names.append(name if isinstance(name, str) else None)
-        code = line.get("line_code")
-        if status != "ok" or not isinstance(code, str) or not _CODE.match(code.strip()):
+    for i, line in enumerate(lines):
+        if line.status != "detail":
+            names.append(line.name)
+        code = line.code
+        if line.status != "ok" or code is None or not _CODE.match(code.strip()):
             continue
         code = code.strip()
         if code in values:
             duplicates.append(i)
             continue
-        ref = line.get("ref")
-        values[code] = _line_values(line, field)
-        positions[code] = (i, ref if isinstance(ref, str) else None)
+        by_column: dict[int, Decimal | None] = {}
+        for column, amount in line.values:
+            by_column.setdefault(column, amount)  # first wins
+        values[code] = by_column
+        positions[code] = (i, line.ref)
         codes.append(code)
     return _Read(values, positions, codes, names, tuple(duplicates))
 
@@ -164,12 +212,25 @@ def recompute(
     document_type = doc.get("document_type")
     if not isinstance(document_type, str):
         raise InvalidDocumentError("document_type", "must be a string")
-    read = _read_lines(_sequence(doc.get("lines"), "lines"))
+    lines = _sequence(doc.get("lines"), "lines")
+    seen: set[str] = set()
+    checked = [_checked_line(line, f"lines[{i}]", seen) for i, line in enumerate(lines)]
+    return _recompute(document_type, checked, tolerance, form_variant, complete)
+
+
+def _recompute(
+    document_type: str,
+    lines: Sequence[CheckedLine],
+    tolerance: Decimal,
+    form_variant: FormVariant | Literal["detect"] | None,
+    complete: bool,
+) -> RecomputeResult:
+    read = _read_lines(lines)
     if form_variant == "detect":
         variant = detect_form_variant(document_type, read.codes, read.names)
     else:
         variant = form_variant if document_type in ("BALANCE", "INCOME") else None
-    if not doc.get("lines") or not _checked(document_type, read.codes):
+    if not lines or not _checked(document_type, read.codes):
         return RecomputeResult(document_type, variant, None, frozenset(), read.duplicates)
     outcomes = evaluate_relations(
         document_type, variant, read.values, tolerance=tolerance, complete=complete
@@ -233,3 +294,14 @@ def recheck(
     return recompute(
         document, tolerance=tolerance, form_variant=rule.form_variant, complete=rule.complete
     )
+
+
+def recheck_lines(
+    document_type: str,
+    lines: Sequence[CheckedLine],
+    rule: CheckRule,
+    *,
+    tolerance: Decimal = DEFAULT_TOLERANCE,
+) -> RecomputeResult:
+    """``recheck`` of lines already read (the builder's): the same checks, amounts as they are."""
+    return _recompute(document_type, lines, tolerance, rule.form_variant, rule.complete)

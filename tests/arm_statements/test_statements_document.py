@@ -8,6 +8,7 @@ import datetime as dt
 from decimal import Decimal
 
 from services.arm_statements import (
+    CheckRule,
     ColumnRead,
     HeaderRead,
     HeaderReview,
@@ -16,6 +17,7 @@ from services.arm_statements import (
     ValueIssue,
     ValueRead,
     build_document,
+    recheck,
 )
 
 _COLUMN = ColumnRead(3, "На 31 декабря 2024 г.", 100, "absolute", dt.date(2024, 12, 31))
@@ -237,3 +239,23 @@ def test_a_missing_header_field_is_named_in_its_warning() -> None:
         w["field"]: w["message"] for w in doc["warnings"] if w["code"] == "HEADER_FIELD_MISSING"
     }
     assert "ИНН" in messages["inn"]
+
+
+def test_the_builder_checks_its_amounts_as_the_document_prints_them() -> None:
+    """The builder hands its Decimals to the checks without writing them as strings first:
+    the checks it computes are the ones `recheck` reads back from the document it built, a
+    sub-kopeck amount rounded as the document prints it (50.004 → 50, 99.995 → 100)."""
+    read = _balance(
+        _line(1, "1100", "99.995"),
+        _line(2, "1200", "50.004"),
+        _line(3, "1600", "160"),
+    )
+    doc = build_document(read)
+    assert doc["lines"][0]["values"][0]["amount"] == "100"
+    again = recheck(doc, CheckRule.of_document(doc))
+    assert again.checks is not None
+    assert doc["checks"] == again.checks.to_dict()
+    failed = doc["checks"]["relations_failed"]
+    assert [(f["codes"], f["expected"], f["actual"]) for f in failed] == [
+        (["1600", "1100", "1200"], "150", "160")
+    ]
