@@ -333,7 +333,10 @@ def _value_review(
     result: RecomputeResult,
     contradicted: set[tuple[str, int]],
     outliers: set[tuple[str, int]],
+    inexact: set[tuple[str, int]],
 ) -> bool:
+    if line.code is not None and (line.code, value.column_index) in inexact:
+        return True  # vouched for by a relation within its tolerance only: no vouching
     doubtful = (
         value.issue in _REVIEW_ISSUES
         or ((line.code_inferred or line.legacy_mapped) and value.amount is not None)
@@ -437,6 +440,13 @@ def _contradicted(read: StatementRead, result: RecomputeResult) -> set[tuple[str
     }
 
 
+def _inexact(read: StatementRead, result: RecomputeResult) -> set[tuple[str, int]]:
+    """(code, column) of the values a relation vouches for only within its tolerance, for OCR
+    reads only: a last digit misread by one (1356 as 1355) keeps 6400 = 6100 + 6200 − 6300
+    within 4 units, so the relation cannot tell it from a rounding difference."""
+    return set(result.rounded) if read.from_ocr else set()
+
+
 def _inferred_warning(lines: Sequence[LineRead]) -> list[DocumentWarning]:
     inferred = [line.ref for line in lines if line.code_inferred]
     if not inferred:
@@ -465,14 +475,14 @@ def _lines_json(
     lines: Sequence[LineRead],
     repeats: set[str],
     result: RecomputeResult,
-    doubts: tuple[set[tuple[str, int]], set[tuple[str, int]], set[str]],
+    doubts: tuple[set[tuple[str, int]], set[tuple[str, int]], set[str], set[tuple[str, int]]],
 ) -> list[Json]:
-    contradicted, outliers, unknown = doubts
+    contradicted, outliers, unknown, inexact = doubts
     out: list[Json] = []
     for line in lines:
         item = _line_json(line)
         values = [
-            _value_json(v, _value_review(line, v, result, contradicted, outliers))
+            _value_json(v, _value_review(line, v, result, contradicted, outliers, inexact))
             for v in line.values
         ]
         low_code = (
@@ -709,7 +719,8 @@ def build_document(read: StatementRead) -> Json:
     unknown = {
         line.ref for line in lines if _unknown(line, read.kind) and not _confirmed(line, result)
     }
-    items = _lines_json(lines, repeats, result, (_contradicted(read, result), outliers, unknown))
+    doubts = (_contradicted(read, result), outliers, unknown, _inexact(read, result))
+    items = _lines_json(lines, repeats, result, doubts)
     form_variant = result.form_variant if _is_statement(read.kind) else None
     if result.checks is not None:
         warnings.extend(_check_warnings(result.checks, refs))

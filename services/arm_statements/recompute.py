@@ -74,6 +74,10 @@ class RecomputeResult:
     checks: Checks | None
     covered: frozenset[CoveredValue]
     duplicate_lines: tuple[int, ...] = ()
+    rounded: frozenset[tuple[str, int]] = frozenset()
+    """(code, column) of the values that hold a relation only within the tolerance, not
+    exactly, and take part in no relation that holds exactly (a rounding difference, or a
+    digit misread by a few units: OCR reads review them)."""
 
     @property
     def covered_refs(self) -> frozenset[tuple[str, int]]:
@@ -241,7 +245,22 @@ def _recompute(
         if outcome.holds
         for code in outcome.present
     )
-    return RecomputeResult(document_type, variant, Checks.of(outcomes), covered, read.duplicates)
+    exact = {
+        (c, o.column_index)
+        for o in outcomes
+        if o.holds and o.actual == o.expected
+        for c in o.present
+    }
+    rounded = frozenset(
+        (code, o.column_index)
+        for o in outcomes
+        if o.holds and o.actual != o.expected
+        for code in o.present
+        if (code, o.column_index) not in exact
+    )
+    return RecomputeResult(
+        document_type, variant, Checks.of(outcomes), covered, read.duplicates, rounded
+    )
 
 
 @dataclass(frozen=True, slots=True)

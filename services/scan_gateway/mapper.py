@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from services.arm_statements import fold, is_page_furniture, match_line_name, statements_version
@@ -103,8 +103,8 @@ class _Doc:
 
 def _header_kind(header: str) -> str | None:
     s = fold(header, ocr=True)
-    if "пояснен" in s:
-        return "notes"
+    if "пояснен" in s and "наименование" not in s:
+        return "notes"  # «Пояснения | Наименование» read as one head is the name column
     if re.search(r"(^|\s)код(\s|$|а\b|\.)", s) and "коды" not in s:
         return "code"
     if "наименование" in s or "показател" in s or "статья" in s:
@@ -140,7 +140,11 @@ def _layout(table: Table) -> _Layout:
         for index in indexes:
             if index in roles:
                 continue
-            texts = [c.text for r in table.rows if (c := r.cell(index)) and c.text]
+            texts = [
+                c.text
+                for r in table.rows
+                if (c := r.cell(index)) and c.text and not is_page_furniture(c.text)
+            ]  # an e-signature block's lines over a figures column make it no name column
             letters = sum(sum(ch.isalpha() for ch in t) for t in texts)
             if texts and letters >= 3 * len(texts):
                 roles[index] = "name"
@@ -222,14 +226,22 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
     code_cell = row.cell(layout.code) if layout.code is not None else None
     value_cells = [(i, row.cell(i)) for i in layout.values]
     code_text = code_cell.text.strip() if code_cell is not None else ""
-    has_values = any(c is not None and c.text for _, c in value_cells)
     name = name_cell.text if name_cell is not None and name_cell.text else None
-    if not code_text and not has_values:
-        return None  # a section title or a blank row
+    if not any(ch.isdigit() for ch in code_text) and not any(
+        c is not None and any(ch.isdigit() for ch in c.text) for _, c in value_cells
+    ):
+        return None  # a section title («II. ОБОРОТНЫЕ АКТИВЫ» over the codes) or a blank row
     if code_text and _header_kind(code_text) == "code":
         return None  # a header repeated on the page
-    if is_page_furniture(" ".join(c.text for c in row.cells if c.text)):
+    if is_page_furniture(code_text) or (
+        not _CODE.match(code_text.replace(" ", ""))
+        and is_page_furniture(" ".join(c.text for c in row.cells if c.text))
+    ):
         return None  # a stamp or an e-signature block over the table: no line, whatever digits
+    value_cells = [  # a coded row under the block: its cells the block's text fills are unread
+        (i, replace(c, text="?") if c is not None and is_page_furniture(c.text) else c)
+        for i, c in value_cells
+    ]
     ref = f"p{table.page}:t{table.index}:r{row.index}"
     status: LineStatus = "ok"
     code: str | None = None

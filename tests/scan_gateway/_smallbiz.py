@@ -12,6 +12,7 @@ net profit), so a right reading is a `done` document.
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import Any
 
 from ._forms import font_path
@@ -93,6 +94,11 @@ class _Page:
             )
         return (x0 + cells * _CELL_W) / _MM
 
+    def strike(self, x_mm: float, y_mm: float, cells: int) -> None:
+        """A line through the middle of a comb's cells: the field has no figure."""
+        x0, y = int(x_mm * _MM), int(y_mm * _MM + _CELL_H / 2)
+        self.draw.line([(x0 + 3, y), (x0 + cells * _CELL_W - 3, y)], fill=0, width=2)
+
     def amount(self, x_mm: float, y_mm: float, cells: int, printed: str) -> None:
         """A figure in a comb, a negative one between brackets printed outside it."""
         digits = printed.strip("()")
@@ -118,11 +124,13 @@ class _Page:
         self.comb(127, 17, 3, f"{number:03d}")
 
 
-def _title() -> _Page:
+def title_page(knd: str, heading: tuple[str, ...], okuds: tuple[str, ...]) -> _Page:
+    """The blank's title page: «Форма по КНД», its heading, the organisation's fields in combs
+    and, for the tax office, the statements it holds (`okuds`, each marked «V»)."""
     page = _Page(1)
-    page.text(15, 32, "Форма по КНД 0710098", page.bold)
-    page.centred(42, "Бухгалтерская отчетность")
-    page.centred(48, "субъектов малого предпринимательства")
+    page.text(15, 32, f"Форма по КНД {knd}", page.bold)
+    for n, text in enumerate(heading):
+        page.centred(42 + 6 * n, text)
     page.text(15, 60, "Номер корректировки")
     page.comb(52, 59, 3, "0--")
     page.text(85, 60, "Отчетный период (код)")
@@ -156,11 +164,19 @@ def _title() -> _Page:
     page.comb(60, 214, 8, "25032025")
     page.text(120, 170, "Заполняется работником налогового органа")
     page.text(120, 180, "в составе (отметить знаком V)")
-    page.text(120, 190, "0710001")
-    page.comb(140, 189, 1, "V")
-    page.text(160, 190, "0710002")
-    page.comb(180, 189, 1, "V")
+    for n, okud in enumerate(okuds):
+        x, y = 120 + 40 * (n % 2), 190 + 10 * (n // 2)
+        page.text(x, y, okud)
+        page.comb(x + 20, y - 1, 1, "V")
     return page
+
+
+def _title() -> _Page:
+    return title_page(
+        "0710098",
+        ("Бухгалтерская отчетность", "субъектов малого предпринимательства"),
+        ("0710001", "0710002"),
+    )
 
 
 def _address() -> _Page:
@@ -185,62 +201,88 @@ def _address() -> _Page:
     return page
 
 
-def _table_head(
-    page: _Page, okud: str, title: str, columns: tuple[str, ...], x: list[float]
-) -> None:
-    page.text(150, 30, f"Форма по ОКУД {okud}", page.bold)
-    page.centred(38, title)
-    page.text(15, 50, "Наименование показателя", page.small)
+Line = tuple[str, str, tuple[str, ...]]
+"""A statement's line as printed: its name, its code and its figures (one a column, «» blank,
+«(…)» negative, a «-» a dash in the first cell of an empty comb)."""
+
+
+def statement_page(
+    number: int,
+    heading: tuple[str, str] | None,
+    columns: tuple[str, ...],
+    x: list[float],
+    lines: tuple[Line, ...],
+    *,
+    sections: dict[str, str] | None = None,
+    cells: int = 7,
+    notes: dict[str, str] | None = None,
+    top: float = 62.0,
+    pitch: float = 12.0,
+) -> _Page:
+    """A page of a statement: `heading` (its ОКУД and title; None on a continuation page,
+    which prints its column heads only), the column heads at `x` (the code column's left
+    edge, then each figures column's), a row a line with its figures in combs of
+    `cells` (`pitch` mm apart); a section title above the line of its code in `sections`; with `notes`, a
+    «Пояснения» column (code → the note's number printed in a small comb)."""
+    page = _Page(number)
+    if heading is not None:
+        okud, title = heading
+        page.text(150, 30, f"Форма по ОКУД {okud}", page.bold)
+        page.centred(38, title)
+    name_x = 40.0 if notes is not None else 15.0
+    if notes is not None:
+        page.text(15, 50, "Пояснения", page.small)
+    page.text(name_x, 50, "Наименование показателя", page.small)
     page.text(x[0] - 3, 50, "Код строки", page.small)
     for left, label in zip(x[1:], columns, strict=True):
         page.text(left, 50, label, page.small)
-    for left, n in zip([20, x[0] + 1, *x[1:]], range(1, 7), strict=False):
+    heads = [name_x + 5, x[0] + 1, *x[1:]]
+    if notes is not None:
+        heads.insert(0, 15)
+    for n, left in enumerate(heads, start=1):
         page.text(left + 10, 56, str(n), page.small)
+    y = top
+    width = int((x[0] - name_x - 4) / 1.8)  # characters of a name that fit before the codes
+    for name, code, values in lines:
+        if sections and code in sections:
+            page.text(name_x + 12, y, sections[code], page.font)
+            y += 7
+        for n, part in enumerate(textwrap.wrap(name, width)[:2]):
+            page.text(name_x, y + 1.2 + 3 * n, part, page.small)
+        if notes is not None:
+            page.comb(15, y, 4, notes.get(code, ""))
+        page.text(x[0], y + 1, code)
+        for left, value in zip(x[1:], values, strict=True):
+            if value in ("-", "—"):  # an empty field: a dash in its first cell, or struck
+                page.comb(left, y, cells, "-" if value == "-" else "")  # through (the rule
+                if value == "—":  # of machine-readable blanks: a line along the whole field)
+                    page.strike(left, y, cells)
+            else:
+                page.amount(left, y, cells, value)
+        y += pitch
+    return page
 
 
 def _balance() -> _Page:
-    page = _Page(3)
-    x = [92.0, 108.0, 143.0, 177.0]
-    _table_head(
-        page,
-        "0710001",
-        "Бухгалтерский баланс на 31 декабря 2024 г.",
+    return statement_page(
+        3,
+        ("0710001", "Бухгалтерский баланс на 31 декабря 2024 г."),
         ("На 31 декабря 2024 г.", "На 31 декабря 2023 г.", "На 31 декабря 2022 г."),
-        x,
+        [92.0, 108.0, 143.0, 177.0],
+        BALANCE_LINES,
+        sections=_SECTIONS,
     )
-    y = 62.0
-    for name, code, values in BALANCE_LINES:
-        if code in _SECTIONS:
-            page.centred(y, _SECTIONS[code], page.font)
-            y += 7
-        page.text(15, y + 1.2, name[:40], page.small)
-        if len(name) > 40:
-            page.text(15, y + 4.2, name[40:], page.small)
-        page.text(x[0], y + 1, code)
-        for left, value in zip(x[1:], values, strict=True):
-            page.amount(left, y, 7, value)
-        y += 12
-    return page
 
 
 def _income() -> _Page:
-    page = _Page(4)
-    x = [110.0, 130.0, 165.0]
-    _table_head(
-        page,
-        "0710002",
-        "Отчет о финансовых результатах за 2024 г.",
+    return statement_page(
+        4,
+        ("0710002", "Отчет о финансовых результатах за 2024 г."),
         ("За 2024 г.", "За 2023 г."),
-        x,
+        [110.0, 130.0, 165.0],
+        INCOME_LINES,
+        top=64.0,
     )
-    y = 64.0
-    for name, code, values in INCOME_LINES:
-        page.text(15, y + 1.2, name)
-        page.text(x[0], y + 1, code)
-        for left, value in zip(x[1:], values, strict=True):
-            page.amount(left, y, 7, value)
-        y += 12
-    return page
 
 
 def _scanned(image: Any, angle: float, corner: str) -> Any:
@@ -263,14 +305,16 @@ def _scanned(image: Any, angle: float, corner: str) -> Any:
     return turned
 
 
+def scanned_pdf(pages: list[_Page]) -> bytes:
+    """The pages scanned (each turned 0.4–0.7° one way or the other, a corner folded) as one
+    PDF of images."""
+    turns = ((0.6, "top-right"), (-0.4, "bottom-left"), (0.7, "top-right"), (-0.6, "bottom-left"))
+    images = [_scanned(page.image, *turns[n % len(turns)]) for n, page in enumerate(pages)]
+    out = io.BytesIO()
+    images[0].save(out, format="PDF", save_all=True, append_images=images[1:], resolution=DPI)
+    return out.getvalue()
+
+
 def render_smallbiz_pdf() -> bytes:
     """The four scanned pages of the КНД 0710098 blank as one PDF of images."""
-    pages = [
-        _scanned(_title().image, 0.6, "top-right"),
-        _scanned(_address().image, -0.4, "bottom-left"),
-        _scanned(_balance().image, 0.7, "top-right"),
-        _scanned(_income().image, -0.6, "bottom-left"),
-    ]
-    out = io.BytesIO()
-    pages[0].save(out, format="PDF", save_all=True, append_images=pages[1:], resolution=DPI)
-    return out.getvalue()
+    return scanned_pdf([_title(), _address(), _balance(), _income()])

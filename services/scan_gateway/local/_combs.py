@@ -81,46 +81,63 @@ def reread_combs(
     clean figure («#5120») — digits only. A reading that gives one character to each filled
     cell stands (a digits-only one under the review threshold); otherwise the page's reading
     stays, under the review threshold when it holds figures. A comb of letters (the
-    organisation's name) is never read digits-only. Brackets printed beside a comb (a negative
-    figure) stay with what the comb reads."""
+    organisation's name) is never read digits-only. A figure the page's reading does not
+    confirm is read digits-only too, and is a doubt unless that reading agrees («7 2 5» read
+    129 side by side, «ид?» on the page). Brackets printed beside a comb (a negative figure) stay with what the comb reads,
+    «)(» between two combs with both; a figure's word spans its whole comb (the column it
+    fills, whatever cells its digits take)."""
     import numpy as np
 
     gray = np.asarray(prepared.image.convert("L"))
     out = list(words)
+    shared: set[int] = set()  # brackets a comb's reading took: between two combs, «)(» serves both
     for comb in prepared.combs:
         cells = _filled_cells(gray, comb)
         if not cells:
             continue
-        mine = [w for w in out if _holds(comb, w) or _bracket_beside(comb, w)]
+        beside = [w for w in out if _bracket_beside(comb, w)]
+        mine = [w for w in out if _holds(comb, w) and w not in beside]
         rest = [w for w in out if w not in mine]
         sheet = _side_by_side(prepared.image, comb, cells)
         read = _fits(ocr(sheet, False), len(cells))
         lettered = _lettered(read[0]) if read is not None else _lettered(*(w.text for w in mine))
+        witnessed = False  # a second reading of the same sheet agrees
         if not lettered and (read is None or not _figure(read[0])):
             digits = _fits(ocr(sheet, True), len(cells))
             read = (digits[0], min(digits[1], _DOUBT)) if digits is not None else None
+            witnessed = True  # under the threshold already
         if read is None:
             if any(ch.isdigit() for w in mine for ch in w.text):
                 mine = [replace(w, confidence=min(w.confidence, _DOUBT)) for w in mine]
             out = [*rest, *mine]
             continue
         text, confidence = read
+        x0 = comb.x0 + cells[0] * comb.pitch
+        x1 = comb.x0 + (cells[-1] + 1) * comb.pitch
         if _figure(text):
             text = text.replace(" ", "")
             printed = "".join(w.text for w in sorted(mine, key=lambda w: w.x0))
-            opened, closed = printed.startswith("("), printed.endswith(")")
+            page_digits = "".join(ch for ch in printed if ch.isdigit())
+            if page_digits != text.replace("-", "") and not witnessed:
+                second = _fits(ocr(sheet, True), len(cells))  # the page's reading differs:
+                if second is None or second[0].replace(" ", "") != text:  # one more witness
+                    confidence = min(confidence, _DOUBT)
+            centre = (comb.x0 + comb.x1) / 2
+            opened = printed.startswith("(") or any("(" in w.text for w in beside if w.x1 < centre)
+            closed = printed.endswith(")") or any(")" in w.text for w in beside if w.x0 > centre)
             if opened or closed:  # a negative figure; one bracket missed is a doubt
                 text = f"({text})"
                 confidence = confidence if opened and closed else min(confidence, _DOUBT)
-        x0 = comb.x0 + cells[0] * comb.pitch
-        x1 = comb.x0 + (cells[-1] + 1) * comb.pitch
+            shared.update(id(w) for w in beside)
+            x0, x1 = comb.x0, comb.x1  # a figure's cell is its whole comb: the column it fills
         out = [*rest, PlacedWord(text, x0, x1, comb.top, comb.bottom, confidence)]
-    return out
+    return [w for w in out if id(w) not in shared]
 
 
 def _bracket_beside(comb: Comb, word: PlacedWord) -> bool:
-    """A lone bracket printed within a cell's width left or right of the comb, on its line."""
-    if word.text not in ("(", ")"):
+    """A word of brackets only printed within a cell's width left or right of the comb, on its
+    line («(», «)», or «)(» between two combs)."""
+    if not word.text or any(ch not in "()" for ch in word.text):
         return False
     beside = comb.x0 - comb.pitch <= word.x1 <= comb.x0 + comb.pitch / 2 or (
         comb.x1 - comb.pitch / 2 <= word.x0 <= comb.x1 + comb.pitch

@@ -21,6 +21,7 @@ from services.scan_gateway.local._combs import join_comb_words, reread_combs
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._pages import page_starting
 from services.scan_gateway.local._raster import prepare_page
+from services.scan_gateway.local._stamps import signature_blocks
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
 
@@ -204,6 +205,8 @@ def _ocr(
             "PNG and JPG files need it (install tesseract-ocr with the rus and eng languages, "
             "or configure OPENBAO__SCAN__SCAN_URL)"
         )
+    import numpy as np
+
     prepared = prepare_page(image, deskew=layer is None)
     words = _tesseract(prepared.image, tesseract_cmd)
     if layer:
@@ -224,6 +227,9 @@ def _ocr(
         ),
     )
     stamp = prepared.stamp
+    blocks = signature_blocks(words, prepared.hrules, (prepared.image.height, prepared.image.width))
+    if blocks is not None:
+        stamp = blocks if stamp is None else np.maximum(stamp, blocks)
     words = [_under_stamp(_dash_for_digit(w, prepared.image), stamp) for w in words]
 
     def reread(

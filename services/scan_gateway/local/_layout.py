@@ -334,7 +334,8 @@ def _band_bounds(
     spans: list[list[float]] = []
     for line, code in body:
         for word in line:
-            if word.x0 >= code.x0 - height and _looks_tabular(word.text):
+            figure = any(ch.isdigit() for ch in word.text)  # a bracket alone makes no band
+            if word.x0 >= code.x0 - height and figure and _looks_tabular(word.text):
                 spans.append([word.x0, word.x1])
     spans.sort()
     bands: list[list[float]] = []

@@ -26,6 +26,7 @@ on the page as uploaded (fractions of its size), for the evidence of a value.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from services.scan_gateway.local._stamps import round_stamps
@@ -338,7 +339,7 @@ def _comb_walls(ink: Any, horizontal: Any, height: int) -> tuple[Any, tuple[Comb
             walls.append((int(x), int(y), int(w), int(h)))
     mask = np.zeros_like(ink)
     combs: list[Comb] = []
-    for run in _comb_runs(walls):
+    for run in (part for found in _comb_runs(walls) for part in _closed_cells(found, horizontal)):
         for x, y, w, h in run:
             mask[y : y + h, x : x + w] = 255
         pitch = (run[-1][0] - run[0][0]) / (len(run) - 1)
@@ -371,6 +372,27 @@ def _comb_runs(walls: list[tuple[int, int, int, int]]) -> list[list[tuple[int, i
         else:
             runs.append([wall])
     return [run for run in runs if len(run) >= 3]
+
+
+def _closed_cells(
+    run: list[tuple[int, int, int, int]], horizontal: Any
+) -> list[list[tuple[int, int, int, int]]]:
+    """A run of walls split where two neighbours close no cell: the top or the bottom stroke
+    does not run from one to the other (two combs side by side, a bracket's gap between them,
+    are two figures however like a cell the gap is); parts of fewer than three walls go."""
+    parts: list[list[tuple[int, int, int, int]]] = [[run[0]]]
+    for left, right in pairwise(run):
+        x0, x1 = left[0] + left[2], right[0]
+        reach = max(left[3] // 12, 3)
+        closed = x1 <= x0 or all(
+            float(horizontal[max(y - reach, 0) : y + reach, x0:x1].any(axis=0).mean()) >= 0.8
+            for y in (min(left[1], right[1]), max(left[1] + left[3], right[1] + right[3]))
+        )
+        if closed:
+            parts[-1].append(right)
+        else:
+            parts.append([right])
+    return [part for part in parts if len(part) >= 3]
 
 
 def _strokes(ink: Any, run: tuple[int, int]) -> Any:

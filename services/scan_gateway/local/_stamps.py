@@ -1,5 +1,7 @@
-"""Round stamps found by their shape, not their colour: a grey scan's stamp is ink like any
-other, but its ring is not — no printed glyph or rule is a closed circle 16–50 mm across.
+"""Stamps found by their shape or their words, not their colour: a grey scan's stamp is ink
+like any other, but its ring is not — no printed glyph or rule is a closed circle 16–50 mm
+across — and an e-signature block says what it is («Документ подписан электронной подписью»,
+«Сертификат», «Владелец», «Действителен с … по …»), whatever its frame.
 
 The ring is looked for on a reduced copy of the prepared page (Hough circles, then the ink
 along each candidate's circumference counted): a candidate is a stamp when ink runs along most
@@ -9,9 +11,12 @@ overlaps are judged by, as a colour stamp's ink is.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
-__all__ = ["round_stamps"]
+from services.arm_statements import fold
+
+__all__ = ["round_stamps", "signature_blocks"]
 
 _PAGE_MM = 297.0  # the long side of an A4 page: a scan's scale when nothing else tells it
 _RADIUS_MM = (8.0, 25.0)
@@ -73,3 +78,80 @@ def _ring_cover(ink: Any, cx: float, cy: float, r: float) -> float:
     hit = np.zeros(xs.shape, dtype=bool)
     hit[inside] = ink[ys[inside], xs[inside]]
     return float(hit.any(axis=1).mean())
+
+
+class _Word(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def x0(self) -> float: ...
+    @property
+    def x1(self) -> float: ...
+    @property
+    def top(self) -> float: ...
+    @property
+    def bottom(self) -> float: ...
+
+
+class _Rule(Protocol):
+    @property
+    def y(self) -> float: ...
+    @property
+    def x0(self) -> float: ...
+    @property
+    def x1(self) -> float: ...
+
+
+_BLOCK_WORDS = ("сертификат", "владелец", "действителен", "подписан", "электронн", "подписью")
+"""The words an e-signature block prints (its heading and the labels of its three rows)."""
+_BLOCK_WIDTH = 0.42
+"""An e-signature block's width as a share of the page's when its frame is not found (blocks
+are 80–95 mm on A4)."""
+
+
+def signature_blocks(
+    words: Sequence[_Word], hrules: Sequence[_Rule], shape: tuple[int, int]
+) -> Any:
+    """A mask (uint8, 255 over each e-signature block) of a page `shape` (height, width), or
+    None without one. A block is two or more of its words («Сертификат», «Владелец»,
+    «Действителен», «подписан электронной подписью») stacked within a few lines of each
+    other; it spans from its words' left edge to the right end of the horizontal rule that
+    frames it above or below (a rule starting near its left edge), or a typical block's width
+    when no such rule is found; a line's height of margin above and below. Its text never
+    makes a line (`arm_statements.is_page_furniture`); the mask puts the figures of the cells
+    it overlaps up for review, as a round stamp's disk does."""
+    import numpy as np
+
+    marks = sorted(
+        (w for w in words if any(fold(w.text).startswith(k) for k in _BLOCK_WORDS)),
+        key=lambda w: w.top,
+    )
+    if len(marks) < 2:
+        return None
+    height, width = shape
+    line = float(np.median([w.bottom - w.top for w in marks])) or 1.0
+    groups: list[list[_Word]] = [[marks[0]]]
+    for word in marks[1:]:
+        if word.top - groups[-1][-1].bottom <= 4 * line:
+            groups[-1].append(word)
+        else:
+            groups.append([word])
+    mask = np.zeros((height, width), dtype=np.uint8)
+    found = False
+    for group in groups:
+        if len(group) < 2:
+            continue
+        left = min(w.x0 for w in group) - line
+        top = min(w.top for w in group) - 1.5 * line
+        bottom = max(w.bottom for w in group) + 1.5 * line
+        framing = [
+            r.x1
+            for r in hrules
+            if (top - 3 * line <= r.y <= top + line or bottom - line <= r.y <= bottom + 3 * line)
+            and abs(r.x0 - left) <= 6 * line
+        ]
+        right = max(framing) if framing else left + _BLOCK_WIDTH * width
+        y0, y1 = max(int(top), 0), min(int(bottom), height)
+        mask[y0:y1, max(int(left), 0) : min(int(right), width)] = 255
+        found = True
+    return mask if found else None
