@@ -233,12 +233,14 @@ def _line(row: Row, table: Table, layout: _Layout, kind: str, anchor: _Anchor) -
         return None  # a section title («II. ОБОРОТНЫЕ АКТИВЫ» over the codes) or a blank row
     if code_text and _header_kind(code_text) == "code":
         return None  # a header repeated on the page
-    if is_page_furniture(code_text) or (
+    figures = {i for i, _ in value_cells}
+    outside = " ".join(c.text for c in row.cells if c.text and c.column not in figures)
+    if is_page_furniture(outside) or (
         not _CODE.match(code_text.replace(" ", ""))
         and is_page_furniture(" ".join(c.text for c in row.cells if c.text))
     ):
         return None  # a stamp or an e-signature block over the table: no line, whatever digits
-    value_cells = [  # a coded row under the block: its cells the block's text fills are unread
+    value_cells = [  # a row of the table under the block: the cells its text fills are unread
         (i, replace(c, text="?") if c is not None and is_page_furniture(c.text) else c)
         for i, c in value_cells
     ]

@@ -142,3 +142,17 @@ def test_target_use_lines_are_matched_by_their_printed_names(
     """A report without a «Код» column: each name gives its line; «Прочие», printed in three
     places, is the first of them after the line above it, and nothing without one."""
     assert match_target_use_name(text, after=after) == code
+
+
+def test_a_scans_figure_a_relation_holds_only_within_its_tolerance_needs_review() -> None:
+    """OCR read 1355 for 1356: 6400 = 6100 + 6200 − 6300 holds within its 4 units, so it
+    cannot tell the misread from a rounding difference and vouches for nothing — its terms
+    that no exact relation confirms (6400, 6100) need review; the same figures typed in a
+    workbook are the filer's own and keep theirs."""
+    figures = {**_SCAN, "6300": "-303964", "6400": "1355"}
+    scanned = build_document(_read(figures, from_ocr=True))
+    flagged = {item["line_code"] for item in scanned["lines"] if item["values"][0]["needs_review"]}
+    assert flagged == {"6100", "6400"}
+    assert scanned["status"] == "needs_check"
+    typed = build_document(_read(figures))
+    assert not any(item["values"][0]["needs_review"] for item in typed["lines"])

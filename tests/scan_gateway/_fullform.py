@@ -11,7 +11,7 @@
   along their whole length as the blank's rules say.
 
 The figures hold the forms' relations (1100, 1200, 1600 = 1700, 2100 … 2500; 6200, 6300,
-6400 = 6100 + 6200 − 6300), so a right reading is a `done` document.
+6400 = 6100 + 6200 − 6300), so a right reading fails none.
 """
 
 from __future__ import annotations

@@ -37,9 +37,10 @@ def _stamped(
     ink: tuple[int, int, int] | None = None,
     at: tuple[float, float] = (380, 170),
     dpi: int = _DPI,
+    oval: bool = False,
 ) -> bytes:
-    """The page with a round stamp (two rings, text) centred `at` (points from the top left):
-    violet, or in `ink`; without `colour` and `ink`, the page left as it is. A grey stamp is
+    """The page with a round stamp (two rings, text; with `oval`, two ovals) centred `at`
+    (points from the top left): violet, or in `ink`; without `colour` and `ink`, the page left as it is. A grey stamp is
     saved on a grey page (no colour to tell it by)."""
     from PIL import Image, ImageDraw, ImageFont
 
@@ -49,9 +50,10 @@ def _stamped(
         draw = ImageDraw.Draw(page)
         scale = dpi / 72
         cx, cy, r = at[0] * scale, at[1] * scale, 34 * scale
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=ink, width=max(2, int(scale)))
-        inner = r * 0.8
-        draw.ellipse([cx - inner, cy - inner, cx + inner, cy + inner], outline=ink, width=1)
+        rx, ry = (r * 1.35, r * 0.85) if oval else (r, r)  # an oval stamp: 64 × 40 pt
+        draw.ellipse([cx - rx, cy - ry, cx + rx, cy + ry], outline=ink, width=max(2, int(scale)))
+        ix, iy = rx * 0.8, ry * 0.8
+        draw.ellipse([cx - ix, cy - iy, cx + ix, cy + iy], outline=ink, width=1)
         font = ImageFont.truetype(str(font_path()), int(7 * scale))
         draw.text((cx - r * 0.7, cy - 4 * scale), "ПЕЧАТЬ 1027", font=font, fill=ink)
     if not colour:
@@ -88,6 +90,24 @@ def test_a_grey_stamps_ring_puts_the_value_under_it_up_for_review() -> None:
     stamped = _confidences(recognize_to_items(page, "PNG"))
     assert stamped["1230"][0] <= 40, stamped
     assert stamped["1210"][0] >= 80 and stamped["1600"][2] >= 80, stamped
+
+
+def test_a_grey_oval_stamp_puts_the_value_under_it_up_for_review() -> None:
+    """An oval stamp (no circle: 1.6 times as wide as tall) in grey: the page squeezed along
+    its long axis shows its ring, and the figure under it loses its confidence; the figures
+    away from it keep theirs."""
+    from PIL import Image
+
+    from services.scan_gateway.local._raster import prepare_page
+
+    page = _stamped(_ruled_png(_DPI), colour=False, ink=_GREY, oval=True)
+    prepared = prepare_page(Image.open(io.BytesIO(page)))
+    x, y = (round(v * _DPI / 72 * prepared.scale) for v in (380, 170))
+    assert prepared.stamp is not None and prepared.stamp[y, x] == 255  # found by its shape
+    assert prepare_page(Image.open(io.BytesIO(_ruled_png(_DPI)))).stamp is None
+    stamped = _confidences(recognize_to_items(page, "PNG"))
+    assert stamped["1230"][0] <= 40, stamped
+    assert stamped["1210"][0] >= 80 and stamped["1600"][-1] >= 80, stamped
 
 
 # the stamp over the 2024 column of rows 1170–1250 of the typeset balance
@@ -157,6 +177,23 @@ def _signed(png: bytes, dpi: int, *, box: tuple[float, float, float, float]) -> 
     out = io.BytesIO()
     page.save(out, format="PNG", dpi=(dpi, dpi))
     return out.getvalue()
+
+
+def test_an_e_signature_blocks_words_mark_its_frame_one_label_alone_does_not() -> None:
+    """«Сертификат», «Владелец», «Действителен» stacked: the block, from its words' left edge
+    to the right end of the rule framing it; a lone «Сертификат» in a footnote marks nothing."""
+    from services.scan_gateway.local._raster import HRule
+    from services.scan_gateway.local._stamps import signature_blocks
+
+    words = [
+        PlacedWord("Сертификат:", 1000, 1200, 500, 530, 90.0),
+        PlacedWord("Владелец:", 1000, 1180, 560, 590, 90.0),
+        PlacedWord("Действителен:", 1000, 1230, 620, 650, 90.0),
+    ]
+    mask = signature_blocks(words, [HRule(440.0, 980.0, 1900.0)], (2000, 2400))
+    assert mask is not None
+    assert mask[575, 1850] == 255 and mask[575, 1950] == 0 and mask[300, 1100] == 0
+    assert signature_blocks(words[:1], [], (2000, 2400)) is None
 
 
 @pytest.mark.slow

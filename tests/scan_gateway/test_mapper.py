@@ -246,3 +246,12 @@ def test_a_printed_2115_between_revenue_and_cost_is_confirmed_by_gross_profit() 
     by_code = {x["line_code"]: x for x in doc["lines"]}
     assert by_code["2115"]["values"][0]["amount"] == "864854"
     assert not any(x["needs_review"] for x in doc["lines"])
+
+
+def test_a_notes_and_name_head_read_as_one_is_the_name_column() -> None:
+    """A tax-office blank's «Пояснения» column left of the names, its head read with theirs
+    («Пояснения Наименование показателя»): the column is the names', not the notes'."""
+    from services.scan_gateway.mapper import _header_kind
+
+    assert _header_kind("Пояснения Наименование показателя 1 2") == "name"
+    assert _header_kind("Пояснения") == "notes"

@@ -71,6 +71,34 @@ def test_an_e_signature_block_under_the_table_never_becomes_a_line() -> None:
     assert "6011" not in str(signed["lines"])
 
 
+def test_a_table_row_under_an_e_signature_block_keeps_its_line_the_blocks_cell_unread() -> None:
+    """The block over the 2024 column: the row's own name and code stand, the cell its text
+    fills is no figure (unread, up for review), the other columns keep their figures."""
+    doc = _mapped(
+        _with_row(
+            [
+                ("Прочие оборотные активы", 95),
+                ("1260", 97),
+                ("Сертификат 06 60 EB 3F", 60),
+                ("512", 95),
+                ("480", 95),
+            ]
+        )
+    )
+    line = next(x for x in doc["lines"] if x["line_code"] == "1260")
+    first, *others = line["values"]
+    assert first["amount"] is None and first["needs_review"] is True
+    assert [v["amount"] for v in others] == ["512", "480"]
+
+
+def test_a_section_title_reaching_the_codes_and_figures_is_no_line() -> None:
+    """«II. ОБОРОТНЫЕ АКТИВЫ» centred over the table: no digit in its code or figure cells, so
+    no line (before, an unreadable line with the word «АКТИВЫ» as its value)."""
+    plain = _mapped(minimal_balance_item())
+    titled = _mapped(_with_row([("II. ОБОРОТНЫЕ", 90), ("II.", 60), ("АКТИВЫ", 80)]))
+    assert len(titled["lines"]) == len(plain["lines"])
+
+
 def test_a_clean_code_the_form_does_not_print_is_flagged_and_warned() -> None:
     """The same digits without the block's words stay a line, up for review and named."""
     doc = _mapped(_with_row([("Прочее", 90), ("6011", 95), ("209 991 782 759 995", 95)]))

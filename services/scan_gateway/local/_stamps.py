@@ -29,18 +29,41 @@ _PAPER = 200  # of 255: ink is anything darker than this (a grey stamp included)
 _WORK_SIDE = 1000
 
 
+_OVALS = (0.55, 0.65, 0.75, 0.85)
+"""The minor-to-major axis ratios an oval stamp is looked for at: the page is squeezed along
+one axis by each, so that such an oval becomes a circle (the ring test tolerates the rest)."""
+
+
 def round_stamps(gray: Any) -> Any:
-    """A mask (uint8, 255 inside each round stamp) of the page, or None without one."""
+    """A mask (uint8, 255 inside each round or oval stamp) of the page, or None without one."""
     import cv2
     import numpy as np
 
     height, width = gray.shape
     factor = _WORK_SIDE / max(height, width)
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    stretches = [(1.0, 1.0)] + [(k, 1.0) for k in _OVALS] + [(1.0, k) for k in _OVALS]
+    mask = np.zeros_like(gray)
+    found = False
+    for sx, sy in stretches:
+        for cx, cy, r in _rings(small, sx, sy):
+            centre = (int(cx / sx / factor), int(cy / sy / factor))
+            axes = (int(r * 1.05 / sx / factor), int(r * 1.05 / sy / factor))
+            cv2.ellipse(mask, centre, axes, 0.0, 0.0, 360.0, 255, thickness=-1)
+            found = True
+    return mask if found else None
+
+
+def _rings(small: Any, sx: float, sy: float) -> list[tuple[float, float, float]]:
+    """The rings (centre, radius) of the page `small` squeezed by (sx, sy): Hough circles of a
+    stamp's size with ink along most of the circle and far less beside it."""
+    import cv2
+
+    page = small if sx == sy == 1.0 else cv2.resize(small, None, fx=sx, fy=sy)
     per_mm = max(small.shape) / _PAGE_MM
     low, high = (int(r * per_mm) for r in _RADIUS_MM)
     circles = cv2.HoughCircles(
-        cv2.GaussianBlur(small, (5, 5), 0),
+        cv2.GaussianBlur(page, (5, 5), 0),
         cv2.HOUGH_GRADIENT,
         dp=1.5,
         minDist=low * 2,
@@ -50,18 +73,15 @@ def round_stamps(gray: Any) -> Any:
         maxRadius=high,
     )
     if circles is None:
-        return None
-    ink = small < _PAPER
-    mask = np.zeros_like(gray)
-    found = False
+        return []
+    ink = page < _PAPER
+    out: list[tuple[float, float, float]] = []
     for cx, cy, r in circles[0]:
         ring = _ring_cover(ink, float(cx), float(cy), float(r))
         beside = max(_ring_cover(ink, float(cx), float(cy), float(r) * k) for k in (1.15, 1.3))
         if ring >= _RING_COVER and ring - beside >= _RING_CONTRAST:
-            centre = (int(cx / factor), int(cy / factor))
-            cv2.circle(mask, centre, int(r * 1.05 / factor), 255, thickness=-1)
-            found = True
-    return mask if found else None
+            out.append((float(cx), float(cy), float(r)))
+    return out
 
 
 def _ring_cover(ink: Any, cx: float, cy: float, r: float) -> float:
