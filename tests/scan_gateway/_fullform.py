@@ -181,8 +181,10 @@ def render_full_form_pdf() -> bytes:
     )
 
 
-def render_nko_pdf() -> bytes:
-    """The three scanned pages of an НКО's КНД 0710096 blank: title, balance, target use."""
+def render_nko_pdf(*, printed: bool = False) -> bytes:
+    """The three scanned pages of an НКО's КНД 0710096 blank: title, balance, target use;
+    `printed`: the statements filled in by tax software (figures spaced a cell apart, no
+    combs drawn, an empty field a line, a «Пояснения» column of lines) and scanned."""
     return scanned_pdf(
         [
             title_page(
@@ -197,6 +199,8 @@ def render_nko_pdf() -> bytes:
                 [92.0, 108.0, 143.0, 177.0],
                 NKO_BALANCE,
                 sections={"1150": "АКТИВ", "1300": "ПАССИВ"},
+                printed=printed,
+                notes={} if printed else None,
             ),
             statement_page(
                 3,
@@ -205,6 +209,8 @@ def render_nko_pdf() -> bytes:
                 [110.0, 128.0, 165.0],
                 NKO_TARGET_USE,
                 cells=8,
+                printed=printed,
+                notes={} if printed else None,
             ),
         ]
     )

@@ -99,6 +99,32 @@ class _Page:
         x0, y = int(x_mm * _MM), int(y_mm * _MM + _CELL_H / 2)
         self.draw.line([(x0 + 3, y), (x0 + cells * _CELL_W - 3, y)], fill=0, width=2)
 
+    def rule(self, x_mm: float, y_mm: float, length_mm: float) -> None:
+        """A line `length_mm` long: a printout's empty field."""
+        y = int(y_mm * _MM)
+        self.draw.line([(int(x_mm * _MM), y), (int((x_mm + length_mm) * _MM), y)], fill=0)
+
+    def spaced(self, x_mm: float, y_mm: float, cells: int, printed: str) -> None:
+        """A figure as tax software prints it on the blank (no combs drawn): its characters
+        spaced a cell apart, ending at the field's right edge; an empty field a line."""
+        width = cells * _CELL_W / _MM
+        if printed in ("", "-", "—"):
+            self.rule(x_mm, y_mm + 3.5, width)
+            return
+        chars = printed.replace("(", "").replace(")", "")
+        if printed.startswith("("):
+            chars = f"({chars})"
+        right = x_mm * _MM + cells * _CELL_W
+        for i, ch in enumerate(reversed(chars)):
+            left = right - (i + 1) * _CELL_W
+            glyph = self.draw.textlength(ch, font=self.digit)
+            self.draw.text(
+                (left + (_CELL_W - glyph) / 2, y_mm * _MM + _CELL_H * 0.12),
+                ch,
+                font=self.digit,
+                fill=0,
+            )
+
     def amount(self, x_mm: float, y_mm: float, cells: int, printed: str) -> None:
         """A figure in a comb, a negative one between brackets printed outside it."""
         digits = printed.strip("()")
@@ -218,11 +244,13 @@ def statement_page(
     notes: dict[str, str] | None = None,
     top: float = 62.0,
     pitch: float = 12.0,
+    printed: bool = False,
 ) -> _Page:
     """A page of a statement: `heading` (its ОКУД and title; None on a continuation page,
     which prints its column heads only), the column heads at `x` (the code column's left
     edge, then each figures column's), a row a line with its figures in combs of
-    `cells` (`pitch` mm apart); a section title above the line of its code in `sections`; with `notes`, a
+    `cells` (`pitch` mm apart; `printed`: as tax software prints them, spaced, no combs, an
+    empty field a line); a section title above the line of its code in `sections`; with `notes`, a
     «Пояснения» column (code → the note's number printed in a small comb)."""
     page = _Page(number)
     if heading is not None:
@@ -249,11 +277,15 @@ def statement_page(
             y += 7
         for n, part in enumerate(textwrap.wrap(name, width)[:2]):
             page.text(name_x, y + 1.2 + 3 * n, part, page.small)
-        if notes is not None:
+        if notes is not None and printed:
+            page.rule(15, y + 3, 14)
+        elif notes is not None:
             page.comb(15, y, 4, notes.get(code, ""))
         page.text(x[0], y + 1, code)
         for left, value in zip(x[1:], values, strict=True):
-            if value in ("-", "—"):  # an empty field: a dash in its first cell, or struck
+            if printed:
+                page.spaced(left, y, cells, value)
+            elif value in ("-", "—"):  # an empty field: a dash in its first cell, or struck
                 page.comb(left, y, cells, "-" if value == "-" else "")  # through (the rule
                 if value == "—":  # of machine-readable blanks: a line along the whole field)
                     page.strike(left, y, cells)

@@ -123,6 +123,19 @@ async def test_the_nko_blank_reads_its_balance_and_target_use_report() -> None:
     await _read_by_structure(render_nko_pdf(), printed, variants, "НКО blank")
 
 
+@needs_font
+@needs_tesseract
+@pytest.mark.slow
+async def test_the_nko_blank_filled_in_by_tax_software_reads_its_spaced_figures() -> None:
+    """The same НКО blank as tax software prints it (no combs drawn: each figure's digits
+    spaced a cell apart, an empty field a line, a «Пояснения» column of lines) and scanned:
+    the spaced digits are read as one figure each (a comb without walls), as the combs are."""
+    printed = _printed(("BALANCE", NKO_BALANCE), ("DISCLOSURE", NKO_TARGET_USE))
+    variants: dict[str, str | None] = {"BALANCE": "simplified", "DISCLOSURE": None}
+    pdf = render_nko_pdf(printed=True)
+    await _read_by_structure(pdf, printed, variants, "НКО blank, printed")
+
+
 def _comb_page(text: str, *, stem: bool) -> object:
     """A 300-dpi strip: a six-cell comb printing `text` right-aligned; with `stem`, a lone tall
     «1» drawn outside any comb."""

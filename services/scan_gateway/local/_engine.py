@@ -20,7 +20,7 @@ from services.scan_gateway.exceptions import FileUnreadable, OcrUnavailable
 from services.scan_gateway.local._combs import join_comb_words, reread_combs
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._pages import page_starting
-from services.scan_gateway.local._raster import prepare_page
+from services.scan_gateway.local._raster import Comb, prepare_page
 from services.scan_gateway.local._stamps import signature_blocks
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
@@ -218,6 +218,8 @@ def _ocr(
             for w in layer
         ]
         words = [w for w in words if not any(_overlaps(w, v) for v in scaled)] + scaled
+        combs = tuple(c for c in prepared.combs if not any(_in_comb(c, v) for v in scaled))
+        prepared = replace(prepared, combs=combs)  # a text layer's figures are exact as given
     words = join_comb_words(words, prepared.combs)
     words = reread_combs(
         words,
@@ -321,6 +323,15 @@ def _is_stroke(crop: Any) -> bool:
         return False
     width, height = blobs[0][cv2.CC_STAT_WIDTH], blobs[0][cv2.CC_STAT_HEIGHT]
     return bool(width >= _DASH_ASPECT * height)
+
+
+def _in_comb(comb: Comb, word: PlacedWord) -> bool:
+    return (
+        comb.x0 < word.x1
+        and word.x0 < comb.x1
+        and comb.top < word.bottom
+        and word.top < comb.bottom
+    )
 
 
 def _overlaps(a: PlacedWord, b: PlacedWord) -> bool:

@@ -146,6 +146,7 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
     if rings is not None:
         stamp = rings if stamp is None else cv2.bitwise_or(stamp, rings)
     cleaned, rules, hrules, combs = _remove_rules(gray)
+    combs = combs + _spaced_figures(cleaned, combs)
     return Prepared(
         Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix, combs
     )
@@ -372,6 +373,89 @@ def _comb_runs(walls: list[tuple[int, int, int, int]]) -> list[list[tuple[int, i
         else:
             runs.append([wall])
     return [run for run in runs if len(run) >= 3]
+
+
+_GLYPH = (0.005, 0.02)
+"""A printed digit's height as a share of the page's height: 1.5–6 mm on A4."""
+
+
+def _spaced_figures(cleaned: Any, combs: tuple[Comb, ...]) -> tuple[Comb, ...]:
+    """Figures tax software prints on a blank without its combs: the digits spaced a cell
+    apart («2 5 1 8») at a regular pitch, which OCR reads as poorly as a comb's («1 2 4 0» as
+    220, «8 5» as 8.5). Each run of digit-sized glyphs of one height on one line,
+    each the next at the same pitch (within an eighth, 1.1–2.5 glyph heights) with paper of
+    0.6 glyph heights or more between them and nothing else printed there, is returned as a comb without walls (a cell centred on each glyph), so it is
+    joined and read again side by side as a comb is (three glyphs or more: two spaced
+    digits, «8 5», stay as OCR reads them).
+    Brackets (taller than the digits) and
+    glyphs inside a drawn comb are not part of a run; text is set too tight to make one."""
+    import cv2
+    import numpy as np
+
+    height = cleaned.shape[0]
+    ink = _binary(cleaned)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    low, high = (height * share for share in _GLYPH)
+    marks = sorted(
+        (int(x), int(y), int(w), int(h))
+        for x, y, w, h, _area in (stats[i] for i in range(1, count))
+        if h >= low / 3  # anything printed on a line but specks (a decimal point included)
+    )
+    boxes = np.array(marks, dtype=np.int64).reshape(-1, 4)
+    ys, rights, bottoms = boxes[:, 1], boxes[:, 0] + boxes[:, 2], boxes[:, 1] + boxes[:, 3]
+    runs: list[list[tuple[int, int, int, int]]] = []
+    ends: dict[tuple[int, int, int, int], int] = {}  # a run's last glyph → the run
+    for glyph in marks:
+        x, y, w, h = glyph
+        if not (low <= h <= high and w <= h) or any(
+            c.x0 <= x + w / 2 <= c.x1 and c.top <= y + h / 2 <= c.bottom for c in combs
+        ):
+            continue
+        beside = (rights <= x + 1) & (ys < y + h) & (bottoms > y)
+        # what is printed next on its left: a run goes on only from its own last glyph
+        left = marks[int(np.argmax(np.where(beside, rights, -1)))] if beside.any() else None
+        at = ends.pop(left, None) if left is not None else None
+        if at is not None and _next_in_run(runs[at], glyph):
+            runs[at].append(glyph)
+        else:
+            at = len(runs)
+            runs.append([glyph])
+        ends[glyph] = at
+    out: list[Comb] = []
+    for run in runs:
+        if len(run) < 3:
+            continue  # two glyphs a little apart are as often text as a figure
+        centres = [x + w / 2 for x, _, w, _ in run]
+        pitch = (centres[-1] - centres[0]) / (len(run) - 1)
+        top = min(y for _, y, _, _ in run)
+        bottom = max(y + h for _, y, _, h in run)
+        margin = (bottom - top) * 0.3
+        out.append(
+            Comb(
+                centres[0] - pitch / 2,
+                top - margin,
+                centres[-1] + pitch / 2,
+                bottom + margin,
+                pitch,
+            )
+        )
+    return tuple(out)
+
+
+def _next_in_run(run: list[tuple[int, int, int, int]], glyph: tuple[int, int, int, int]) -> bool:
+    """The glyph goes on the run of spaced figures: on its line, of its height, at its pitch
+    (within an eighth, 1.1–2.5 heights) with paper of 0.6 heights or more before it."""
+    x, y, w, h = glyph
+    lx, ly, lw, lh = run[-1]
+    step = (x + w / 2) - (lx + lw / 2)
+    first = (run[1][0] + run[1][2] / 2) - (run[0][0] + run[0][2] / 2) if len(run) > 1 else step
+    return (
+        abs(ly - y) <= lh / 6
+        and abs(lh - h) <= lh / 6
+        and x - (lx + lw) >= 0.6 * lh  # text's letters, and figures, are set far tighter
+        and 1.1 * lh <= step <= 2.5 * lh
+        and abs(step - first) <= first / 8
+    )
 
 
 def _closed_cells(
