@@ -61,6 +61,7 @@ def _pages(path: Path) -> list[Any]:
 def _plain_tesseract(images: list[Any]) -> float:
     import pytesseract
 
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # one thread, as the recogniser runs it
     started = time.perf_counter()
     for image in images:
         pytesseract.image_to_data(image.convert("L"), lang=OCR_LANGUAGES, config="--psm 6")

@@ -9,6 +9,7 @@ import json
 import shutil
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -107,6 +108,35 @@ async def test_png_through_tesseract_recovers_the_line_values(page: int) -> None
     share = exact / len(expected)
     print(f"PNG {form.kind}: {exact}/{len(expected)} values exact ({share:.0%})")
     assert share >= 0.9
+
+
+def _env_recording_tesseract(tmp_path: Path) -> tuple[str, Path]:
+    """A `tesseract` that writes the OMP_THREAD_LIMIT it was started with, then is Tesseract."""
+    seen = tmp_path / "omp"
+    wrapper = tmp_path / "tesseract"
+    real = shutil.which("tesseract")
+    wrapper.write_text(
+        f'#!/bin/sh\nprintf "%s\\n" "${{OMP_THREAD_LIMIT-unset}}" >> {seen}\nexec {real} "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    return str(wrapper), seen
+
+
+@needs_tesseract
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("2", "2")], ids=["default", "own"])
+def test_tesseract_runs_one_thread_unless_the_operator_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str | None, expected: str
+) -> None:
+    """Pages are read side by side by the sandbox's workers, so each Tesseract runs one OpenMP
+    thread (its threads spun against each other: 8x slower a page on 2 cores); an
+    OMP_THREAD_LIMIT the operator set is kept."""
+    monkeypatch.setenv("OMP_THREAD_LIMIT", given or "")
+    if given is None:
+        monkeypatch.delenv("OMP_THREAD_LIMIT")
+    command, seen = _env_recording_tesseract(tmp_path)
+    recognize_to_items(render_png(render_pdf(), 0, dpi=72), "PNG", command)
+    runs = seen.read_text().split()
+    assert runs and set(runs) == {expected}
 
 
 def test_missing_tesseract_is_reported_by_name() -> None:
