@@ -7,14 +7,15 @@ from services.scan_gateway.local._engine import (
     OCR_LANGUAGES,
     pdf_pages,
     recognize_pdf_pages,
+    recognize_reporting,
     recognize_to_items,
 )
 from services.scan_gateway.local._layout import Frame, PlacedWord, Reread, Stamped, layout_page
 from services.scan_gateway.local._pages import (
     page_starting,
     pages_reported,
-    recognize_reporting,
     report_pages,
+    reporting_to,
 )
 
 __all__ = [
@@ -31,4 +32,5 @@ __all__ = [
     "recognize_reporting",
     "recognize_to_items",
     "report_pages",
+    "reporting_to",
 ]

@@ -20,13 +20,19 @@ from typing import Any
 from services.scan_gateway.exceptions import FileUnreadable, OcrUnavailable
 from services.scan_gateway.local._combs import join_comb_words, reread_combs
 from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
-from services.scan_gateway.local._pages import page_starting
+from services.scan_gateway.local._pages import page_starting, reporting_to
 from services.scan_gateway.local._raster import Comb, prepare_page
 from services.scan_gateway.local._stamps import signature_blocks
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
 
-__all__ = ["OCR_LANGUAGES", "pdf_pages", "recognize_pdf_pages", "recognize_to_items"]
+__all__ = [
+    "OCR_LANGUAGES",
+    "pdf_pages",
+    "recognize_pdf_pages",
+    "recognize_reporting",
+    "recognize_to_items",
+]
 
 OCR_LANGUAGES = "rus+eng"
 _MAX_PAGES = 50
@@ -51,6 +57,15 @@ def recognize_to_items(
     else:
         raise OcrUnavailable(f"the local recogniser does not read {file_type} files")
     return _encoded(items)
+
+
+def recognize_reporting(
+    channel: str, data: bytes, file_type: str, tesseract_cmd: str = "tesseract", dpi: int = 300
+) -> dict[str, bytes]:
+    """`recognize_to_items`, telling the file at `channel` each page it starts
+    (`_pages.reporting_to`)."""
+    with reporting_to(channel):
+        return recognize_to_items(data, file_type, tesseract_cmd, dpi)
 
 
 def pdf_pages(data: bytes) -> int:

@@ -2,7 +2,7 @@
 
 The recogniser reads every page inside one call of its sandboxed worker, which returns only at
 the end. So that the review station can say «2 из 5» without guessing, the worker writes the
-pages done and the total into a small file the service named for it (`recognize_reporting`):
+pages done and the total into a small file the service named for it (`reporting_to`):
 eight bytes at offset 0, rewritten as each page starts; the service reads them
 (`pages_reported`) and stores them beside the result (`services.scan_gateway.progress`). A
 write that fails is dropped: progress never stops recognition.
@@ -17,8 +17,9 @@ from __future__ import annotations
 import contextlib
 import os
 import struct
+from collections.abc import Iterator
 
-__all__ = ["page_starting", "pages_reported", "recognize_reporting", "report_pages"]
+__all__ = ["page_starting", "pages_reported", "report_pages", "reporting_to"]
 
 _PAGES = struct.Struct("<II")  # pages done, pages in all
 _channel: int | None = None
@@ -44,20 +45,17 @@ def report_pages(channel: str, done: int, total: int) -> None:
             os.close(handle)
 
 
-def recognize_reporting(
-    channel: str, data: bytes, file_type: str, tesseract_cmd: str = "tesseract", dpi: int = 300
-) -> dict[str, bytes]:
-    """`recognize_to_items`, telling the file at `channel` each page it starts (a channel that
-    does not open is no reason not to recognise)."""
-    from services.scan_gateway.local._engine import recognize_to_items
-
+@contextlib.contextmanager
+def reporting_to(channel: str) -> Iterator[None]:
+    """While inside, `page_starting` writes to the file at `channel` (a channel that does not
+    open is no reason not to recognise: nothing is written then)."""
     global _channel
     try:
         _channel = os.open(channel, os.O_WRONLY)
     except OSError:
         _channel = None
     try:
-        return recognize_to_items(data, file_type, tesseract_cmd, dpi)
+        yield
     finally:
         opened, _channel = _channel, None
         if opened is not None:
