@@ -6,8 +6,11 @@ For each file of `../shared/samples/public/real-scans` (or `$ARM_SHARED_SAMPLES/
 alternating in the same run:
 
 - tesseract: every page rendered as the recogniser renders it (300 dpi; images as they are)
-  and read once by `pytesseract.image_to_data` (rus+eng, psm 6), in this process — the floor
-  any OCR pays for a page;
+  and read once by the `tesseract` command through `pytesseract.image_to_data` (rus+eng,
+  psm 6), one OpenMP thread — one plain Tesseract pass, the floor the target is judged by;
+- library: the same pages read once by Tesseract's library in this process, the model loaded
+  once (`services.scan_gateway.local._tesseract`, as the recogniser reads) — the engine's own
+  cost without a process start, printed beside it;
 - 1 worker / 2 workers: scan-gateway's `LocalSource` over a real sandbox of the service's pool
   limits (`OcrPool`) with one, then two worker processes (a PDF's pages a task each across
   them), then the mapper; each scored against truth.json (`tests.scan_gateway._real_scans`),
@@ -34,6 +37,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 from services.runtime.recognizer import Recognition
 from services.runtime.sandbox import Sandbox
 from services.scan_gateway.local import OCR_LANGUAGES
+from services.scan_gateway.local._tesseract import read_words
 from services.scan_gateway.recognizer import LocalSource, ScanGatewayRecognizer
 from services.scan_gateway.settings import OcrPool
 from tests.scan_gateway._real_scans import real_scans, scan_job, score_file, truth
@@ -68,6 +72,14 @@ def _plain_tesseract(images: list[Any]) -> float:
     return time.perf_counter() - started
 
 
+def _library_tesseract(images: list[Any]) -> float:
+    read_words(images[0].convert("L").crop((0, 0, 64, 64)), "tesseract", OCR_LANGUAGES, "--psm 6")
+    started = time.perf_counter()  # (the model loaded above: once a process, not a page's)
+    for image in images:
+        read_words(image.convert("L"), "tesseract", OCR_LANGUAGES, "--psm 6")
+    return time.perf_counter() - started
+
+
 async def _recognised(sandbox: Sandbox, name: str, data: bytes) -> tuple[Recognition, float]:
     source = LocalSource(sandbox, dpi=_DPI, workers=sandbox.settings.workers)
     started = time.perf_counter()
@@ -87,9 +99,10 @@ async def _run() -> str:
     expected = truth()
     load_before = os.getloadavg()
     rows = [
-        f"{'file':52} {'pages':>5} {'tess s':>7} {'1w s':>7} {'2w s':>7} {'1w/tess':>7}"
+        f"{'file':52} {'pages':>5} {'tess s':>7} {'lib s':>6} {'1w s':>7} {'2w s':>7} {'1w/tess':>7}"
         f" {'2w gain':>7} {'right':>8} {'wrongU':>6} same"
     ]
+    lib_s = 0.0
     pages, tess_s, one_s, two_s, right, values, wrong, differ = 0, 0.0, 0.0, 0.0, 0, 0, 0, 0
     multi_pages, multi_one, multi_two = 0, 0.0, 0.0
     async with (
@@ -102,6 +115,8 @@ async def _run() -> str:
             path = folder / name
             images = _pages(path)
             tess = _plain_tesseract(images)
+            lib = _library_tesseract(images)
+            lib_s += lib
             data = path.read_bytes()
             first, one_time = await _recognised(one, name, data)
             second, two_time = await _recognised(two, name, data)
@@ -120,7 +135,7 @@ async def _run() -> str:
             )
             differ += not same
             rows.append(
-                f"{name[:52]:52} {count:5d} {tess:7.1f} {one_time:7.1f} {two_time:7.1f}"
+                f"{name[:52]:52} {count:5d} {tess:7.1f} {lib:6.1f} {one_time:7.1f} {two_time:7.1f}"
                 f" {one_time / tess:7.2f} {one_time / two_time:6.2f}×"
                 f" {score.right:>3}/{score.total:<4} {score.wrong_unflagged:6d} {'yes' if same else 'NO'}"
             )
@@ -132,7 +147,8 @@ async def _run() -> str:
         f" local recogniser, 1 worker {pages / one_s * 60:.1f} pages/min,"
         f" 2 workers {pages / two_s * 60:.1f} pages/min",
         f"per-page cost, 1 worker: {per_page:.2f}× the plain Tesseract pass (target ≤ {_TARGET}×:"
-        f" {'met' if per_page <= _TARGET else 'NOT met'})",
+        f" {'met' if per_page <= _TARGET else 'NOT met'}); {one_s / lib_s:.2f}× one pass of"
+        f" the library in process ({pages / lib_s * 60:.1f} pages/min)",
         f"multi-page files ({multi_pages} pages): 1 worker {multi_pages / multi_one * 60:.1f}"
         f" pages/min, 2 workers {multi_pages / multi_two * 60:.1f} pages/min"
         f" ({multi_one / multi_two:.2f}× faster)"

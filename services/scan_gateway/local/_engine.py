@@ -2,9 +2,10 @@
 
 Runs in a worker process (services.runtime.sandbox): PDF pages with a text layer are read
 directly by pdfplumber (confidence 100); pages without one, and PNG / JPG files, go through
-Tesseract (rus + eng) via pytesseract's `image_to_data`, which gives words with boxes and
-confidences. Raster PDF pages are rendered with pypdfium2. Without the tesseract binary such
-files raise `OcrUnavailable` saying what is missing. Every cell keeps its box as fractions of
+Tesseract (rus + eng), which gives words with boxes and confidences — in the worker's own
+process through its library where it is there (`_tesseract`). Raster PDF pages are rendered
+with pypdfium2. Without the tesseract binary such files raise `OcrUnavailable` saying what is
+missing. Every cell keeps its box as fractions of
 the page (the layer's page size, or the image before its preparation), the evidence of a value.
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import shutil
 from dataclasses import replace
 from typing import Any
@@ -23,6 +23,7 @@ from services.scan_gateway.local._layout import Frame, PlacedWord, layout_page
 from services.scan_gateway.local._pages import page_starting, reporting_to
 from services.scan_gateway.local._raster import Comb, prepare_page
 from services.scan_gateway.local._stamps import signature_blocks
+from services.scan_gateway.local._tesseract import read_words
 from services.scan_gateway.local._textlayer import LayerVerdict, judge_layer, merge_spaced_digits
 from services.scan_gateway.resultset import Box, Item, item_to_json
 
@@ -355,33 +356,4 @@ def _overlaps(a: PlacedWord, b: PlacedWord) -> bool:
 
 
 def _tesseract(image: Any, tesseract_cmd: str, config: str = _TESSERACT_CONFIG) -> list[PlacedWord]:
-    import pytesseract
-
-    pytesseract.pytesseract.tesseract_cmd = tesseract_cmd
-    # Tesseract's OpenMP threads only fight the pages read side by side in the sandbox's
-    # workers (and each other) on a few cores: a 300-dpi page took 15.8 s with them and 1.9 s
-    # with one thread on a 2-core machine (decision 0040). An operator's own limit stands.
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    try:
-        data = pytesseract.image_to_data(
-            image, lang=OCR_LANGUAGES, config=config, output_type=pytesseract.Output.DICT
-        )
-    except pytesseract.TesseractError as exc:
-        raise OcrUnavailable(f"Tesseract failed: {str(exc)[:200]}") from None
-    words: list[PlacedWord] = []
-    for i, text in enumerate(data["text"]):
-        confidence = float(data["conf"][i])
-        if not str(text).strip() or confidence < 0:
-            continue
-        left, top = float(data["left"][i]), float(data["top"][i])
-        words.append(
-            PlacedWord(
-                text=str(text).strip(),
-                x0=left,
-                x1=left + float(data["width"][i]),
-                top=top,
-                bottom=top + float(data["height"][i]),
-                confidence=round(confidence, 1),
-            )
-        )
-    return words
+    return read_words(image, tesseract_cmd, OCR_LANGUAGES, config)
