@@ -132,3 +132,18 @@ def test_an_option_the_engine_cannot_reset_is_refused(config: str) -> None:
     page segmentation mode is a programming error, said at once."""
     with pytest.raises(ValueError):
         _tesseract._parsed(config)
+
+
+@needs_library
+def test_the_librarys_diagnostics_stay_out_of_the_service_log(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """A one-line strip of a page's corner makes the library print its baseline statistics
+    («Bottom=0, top=50…»); they were the command's, on a pipe nobody read, and are not the
+    worker's log lines."""
+    from PIL import Image
+
+    corner = Image.open(io.BytesIO(render_png(render_pdf(), 0, dpi=100))).convert("L")
+    capfd.readouterr()
+    read_words(corner.crop((0, 0, 300, 50)), "tesseract", "rus+eng", "--psm 7")
+    assert capfd.readouterr().err == ""

@@ -119,6 +119,9 @@ class _Library:
         if lib.TessBaseAPIInit2(self._handle, None, languages.encode(), _OEM_DEFAULT) != 0:
             lib.TessBaseAPIDelete(self._handle)
             raise OSError(f"Tesseract could not load the {languages} language data")
+        # Its diagnostics («Bottom=0, top=50…» for a cell with one line) are no log lines of
+        # ours: the command printed them to a pipe nobody read.
+        lib.TessBaseAPISetVariable(self._handle, b"debug_file", os.devnull.encode())
         atexit.register(self._close)  # else the library's caches complain of leaks at exit
 
     def _close(self) -> None:
