@@ -147,3 +147,13 @@ def test_the_librarys_diagnostics_stay_out_of_the_service_log(
     capfd.readouterr()
     read_words(corner.crop((0, 0, 300, 50)), "tesseract", "rus+eng", "--psm 7")
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.parametrize("size", [(0, 40), (120, 0)])
+@pytest.mark.parametrize("command", ["tesseract", "own"])
+def test_an_image_without_pixels_has_no_words(size: tuple[int, int], command: str) -> None:
+    """A cell cut to nothing (a box at the page's edge) reads as no words, by either engine."""
+    from PIL import Image
+
+    tesseract = "tesseract" if command == "tesseract" else shutil.which("tesseract") or "x"
+    assert read_words(Image.new("L", size, 255), tesseract, "rus+eng", _AMOUNT) == []

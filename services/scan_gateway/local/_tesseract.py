@@ -46,6 +46,8 @@ def read_words(image: Any, tesseract_cmd: str, languages: str, config: str) -> l
     # with one thread on a 2-core machine (decision 0040). An operator's own limit stands.
     # (Set before the library loads: OpenMP reads it once.)
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    if image.width == 0 or image.height == 0:  # a cell cut to nothing: no words, no error
+        return []
     engine = _library(languages) if tesseract_cmd == _DEFAULT_CMD else None
     if engine is not None:
         return engine.read(image, _parsed(config))
