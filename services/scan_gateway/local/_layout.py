@@ -197,7 +197,7 @@ def _laid_out(
     header_at = next((i for i, c in enumerate(clustered) if _is_header(c)), None)
     if header_at is None:
         return Item(_name(page), page, tuple(_text_line(line) for line in lines), ())
-    bounds = _band_bounds(lines, header_at, height, rules)
+    bounds = _band_bounds(lines, header_at, height, rules, stamped)
     if bounds is None:
         return _anchored(lines, clustered, header_at, page)
     body_at = next(i for i in range(header_at, len(lines)) if _code_word(lines[i]) is not None)
@@ -318,10 +318,16 @@ def _code_word(line: list[PlacedWord]) -> PlacedWord | None:
 
 
 def _band_bounds(
-    lines: list[list[PlacedWord]], header_at: int, height: float, rules: Sequence[Rule]
+    lines: list[list[PlacedWord]],
+    header_at: int,
+    height: float,
+    rules: Sequence[Rule],
+    stamped: Stamped | None = None,
 ) -> list[float] | None:
     """Column boundaries (x) of the table: its vertical rules where the body is ruled, else the
-    gaps between the bands its codes and numbers occupy; None without a code column."""
+    gaps between the bands its codes and numbers occupy; None without a code column. A word a
+    stamp overlaps makes no band: a stamp's own number or date («Вх. № 1547», «12.02.2025»)
+    would join two columns or make a third."""
     body = [(line, code) for line in lines[header_at:] if (code := _code_word(line)) is not None]
     if len(body) < 2:
         return None
@@ -335,6 +341,8 @@ def _band_bounds(
     for line, code in body:
         for word in line:
             figure = any(ch.isdigit() for ch in word.text)  # a bracket alone makes no band
+            if stamped is not None and stamped(word.x0, word.top, word.x1, word.bottom):
+                continue
             if word.x0 >= code.x0 - height and figure and _looks_tabular(word.text):
                 spans.append([word.x0, word.x1])
     spans.sort()

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from services.scan_gateway.local._stamps import round_stamps
+from services.scan_gateway.local._stamps import boxed_stamps, round_stamps
 
 __all__ = ["Comb", "HRule", "Prepared", "Rule", "prepare_page"]
 
@@ -142,13 +142,26 @@ def prepare_page(image: Any, *, deskew: bool = True) -> Prepared:
             stamp = _rotate(stamp, angle, border=0)
     else:
         angle = 0.0  # not applied: nothing to undo
-    rings = round_stamps(gray)
-    if rings is not None:
-        stamp = rings if stamp is None else cv2.bitwise_or(stamp, rings)
+    boxes = boxed_stamps(gray)
+    for found in (round_stamps(gray), boxes):
+        if found is not None:
+            stamp = found if stamp is None else cv2.bitwise_or(stamp, found)
     cleaned, rules, hrules, combs = _remove_rules(gray)
+    if boxes is not None:  # a box stamp's sides are no table's rules: they would split columns
+        rules = tuple(r for r in rules if not _inside(boxes, (r.x, r.top), (r.x, r.bottom)))
+        hrules = tuple(r for r in hrules if not _inside(boxes, (r.x0, r.y), (r.x1, r.y)))
     combs = combs + _spaced_figures(cleaned, combs)
     return Prepared(
         Image.fromarray(cleaned), rules, hrules, scale, angle, stamp, source_size, matrix, combs
+    )
+
+
+def _inside(mask: Any, *points: tuple[float, float]) -> bool:
+    """Whether every point (x, y) lies where the mask is set."""
+    height, width = mask.shape
+    return all(
+        bool(mask[min(max(int(y), 0), height - 1), min(max(int(x), 0), width - 1)])
+        for x, y in points
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from services.arm_statements import fold
 
-__all__ = ["round_stamps", "signature_blocks"]
+__all__ = ["boxed_stamps", "round_stamps", "signature_blocks"]
 
 _PAGE_MM = 297.0  # the long side of an A4 page: a scan's scale when nothing else tells it
 _RADIUS_MM = (8.0, 25.0)
@@ -108,6 +108,149 @@ def _ring_cover(ink: Any, cx: float, cy: float, r: float) -> float:
     hit = np.zeros(xs.shape, dtype=bool)
     hit[inside] = ink[ys[inside], xs[inside]]
     return float(hit.any(axis=1).mean())
+
+
+_BOX_MM = ((25.0, 110.0), (12.0, 70.0))
+"""A rectangular stamp's long and short sides («ПОЛУЧЕНО / Вх. № / дата», «КОПИЯ ВЕРНА»: 40–70
+by 15–35 mm): comb cells and table rows are lower, the page's border far larger."""
+_BOX_TURN = 10.0  # degrees: a box set by hand, the page already deskewed by its text
+_FRAME_COVER = 0.85  # share of each side with ink on it: a closed frame
+_BESIDE = 0.35
+"""At most this share of a band 1.5–3 mm outside the frame is ink: a stamp's frame has paper
+around it, a table cell's rules have the next cells' text and rules."""
+_CONTINUES = 0.6  # share of a side's 3-mm extension past a corner with ink: a table's rule
+_INNER_RULE = 0.9  # share of the box's width (height) a stroke inside it runs along: a rule
+_TEXT_INSIDE = 0.01  # share of a stamp's inside its text inks
+_BOX_SIDE = 1500
+
+
+def boxed_stamps(gray: Any) -> Any:
+    """A mask (uint8, 255 inside each rectangular stamp) of the page, or None without one.
+
+    A plain box stamp in grey has neither colour, ring nor words a table does not print, but
+    its frame is a rectangle no table draws: closed, of a stamp's size, often turned a few
+    degrees, with paper just outside it, sides that stop at its corners (a table cell's rules
+    run on into the next cells) and no rule inside that ends at the frame (a «Коды» box, a
+    table drawn in a frame). Rules of the table under the stamp cross its frame and run on
+    outside it, so they do not count against it. Candidates are the outlines and holes of the
+    ink on a reduced copy; each is judged on the copy turned upright by its own angle."""
+    import cv2
+    import numpy as np
+
+    height, width = gray.shape
+    factor = _BOX_SIDE / max(height, width)
+    small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    ink = np.where(small < _PAPER, 255, 0).astype(np.uint8)
+    per_mm = max(small.shape) / _PAGE_MM
+    (long_lo, long_hi), (short_lo, short_hi) = ((a * per_mm, b * per_mm) for a, b in _BOX_MM)
+    ink = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05))
+    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    mask = np.zeros_like(gray)
+    found = False
+    for contour in contours:
+        _x, _y, w, h = cv2.boundingRect(contour)
+        if max(w, h) < long_lo * 0.9 or min(w, h) < short_lo * 0.9:
+            continue
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+        if rw < rh:  # the long side along x
+            rw, rh, angle = rh, rw, angle - 90.0
+        angle = (angle + 90.0) % 180.0 - 90.0
+        if not (long_lo <= rw <= long_hi and short_lo <= rh <= short_hi):
+            continue
+        if abs(angle) > _BOX_TURN or cv2.contourArea(contour) < 0.8 * rw * rh:
+            continue
+        if not _is_stamp_frame(ink, (cx, cy), (rw, rh), angle, per_mm):
+            continue
+        grow = per_mm  # a millimetre of margin: the frame's own line and a tilted text's ends
+        corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle)) / factor
+        cv2.fillPoly(mask, [np.rint(corners).astype(np.int32)], 255)
+        found = True
+    return mask if found else None
+
+
+def _unruled(ink: Any, across: int, down: int) -> Any:
+    """The ink without strokes longer than any box stamp's side (a table's rules, the page's
+    border): a stamp over a ruled table is then a frame of its own, not one outline with the
+    grid, and the rules under it count neither as paper nor as ink beside it."""
+    import cv2
+    import numpy as np
+
+    long = cv2.bitwise_or(
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, across), np.uint8)),
+        cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((down, 1), np.uint8)),
+    )
+    rest = cv2.bitwise_and(ink, cv2.bitwise_not(long))
+    return cv2.morphologyEx(rest, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _is_stamp_frame(
+    ink: Any, centre: tuple[float, float], size: tuple[float, float], angle: float, per_mm: float
+) -> bool:
+    """Whether the rectangle (centre, size, angle in degrees) of the ink mask is a stamp's
+    frame: see `boxed_stamps`. The rectangle is cut out upright with 3 mm around it."""
+    import cv2
+    import numpy as np
+
+    margin = int(3 * per_mm) + 2
+    rw, rh = round(size[0]), round(size[1])
+    matrix = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    matrix[0, 2] += (rw / 2 + margin) - centre[0]
+    matrix[1, 2] += (rh / 2 + margin) - centre[1]
+    crop = cv2.warpAffine(
+        ink, matrix, (rw + 2 * margin, rh + 2 * margin), flags=cv2.INTER_NEAREST, borderValue=0
+    )
+    on = crop > 0
+    band = max(1, round(0.5 * per_mm))
+    x0, y0, x1, y1 = margin, margin, margin + rw - 1, margin + rh - 1
+
+    def rows(y: int) -> Any:  # ink within the band of a horizontal line, per column
+        return on[max(y - band, 0) : y + band + 1].any(axis=0)
+
+    def cols(x: int) -> Any:
+        return on[:, max(x - band, 0) : x + band + 1].any(axis=1)
+
+    top, bottom, left, right = rows(y0), rows(y1), cols(x0), cols(x1)
+    sides = (top[x0:x1], bottom[x0:x1], left[y0:y1], right[y0:y1])
+    if min(float(side.mean()) for side in sides) < _FRAME_COVER:
+        return False
+    near, far = int(1.5 * per_mm), margin - 1
+    beside = np.concatenate(
+        [
+            on[y0 - far : y0 - near, x0:x1].any(axis=0),
+            on[y1 + near : y1 + far, x0:x1].any(axis=0),
+            on[y0:y1, x0 - far : x0 - near].any(axis=1),
+            on[y0:y1, x1 + near : x1 + far].any(axis=1),
+        ]
+    )
+    if float(beside.mean()) > _BESIDE:
+        return False
+    gap = band + 1
+    ends = (
+        top[: x0 - gap],
+        top[x1 + gap :],
+        bottom[: x0 - gap],
+        bottom[x1 + gap :],
+        left[: y0 - gap],
+        left[y1 + gap :],
+        right[: y0 - gap],
+        right[y1 + gap :],
+    )
+    if any(float(end.mean()) >= _CONTINUES for end in ends if end.size):
+        return False
+    inside = int(2 * per_mm)  # clear of the frame, a double one included
+    if on[y0 + inside : y1 - inside, x0 + inside : x1 - inside].mean() < _TEXT_INSIDE:
+        return False  # an empty frame: a field of the form, no stamp
+    for y in range(y0 + inside, y1 - inside):
+        if on[y, x0 + inside : x1 - inside].mean() >= _INNER_RULE and not (
+            on[y, : x0 - gap].mean() >= _CONTINUES and on[y, x1 + gap :].mean() >= _CONTINUES
+        ):
+            return False  # a rule inside that stops at the frame: a table in a frame
+    for x in range(x0 + inside, x1 - inside):
+        if on[y0 + inside : y1 - inside, x].mean() >= _INNER_RULE and not (
+            on[: y0 - gap, x].mean() >= _CONTINUES and on[y1 + gap :, x].mean() >= _CONTINUES
+        ):
+            return False
+    return True
 
 
 class _Word(Protocol):
