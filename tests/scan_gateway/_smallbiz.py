@@ -53,11 +53,13 @@ _CELL_W, _CELL_H = int(4.2 * _MM), int(6.0 * _MM)  # one comb cell: a digit's pl
 
 
 class _Page:
-    """One A4 page at `DPI` and the drawing helpers of the blank."""
+    """One A4 page at `DPI` and the drawing helpers of the blank; with `hand` (a seeded
+    random.Random) the figures in its combs are written by hand (`_hand_digit`)."""
 
-    def __init__(self, number: int) -> None:
+    def __init__(self, number: int, hand: Any = None) -> None:
         from PIL import Image, ImageDraw, ImageFont
 
+        self.hand = hand
         self.image = Image.new("L", (int(210 * _MM), int(297 * _MM)), 255)
         self.draw = ImageDraw.Draw(self.image)
         path = str(font_path())
@@ -76,10 +78,18 @@ class _Page:
         self.draw.text(((self.image.width - width) / 2, y_mm * _MM), text, font=font, fill=0)
 
     def comb(
-        self, x_mm: float, y_mm: float, cells: int, text: str, *, right: bool = False
+        self,
+        x_mm: float,
+        y_mm: float,
+        cells: int,
+        text: str,
+        *,
+        right: bool = False,
+        hand: bool = False,
     ) -> float:
         """`cells` comb cells from (x, y), `text` one character to a cell (left-aligned, or
-        right-aligned as figures are); returns the comb's right edge (mm)."""
+        right-aligned as figures are; with `hand` on a hand-filled page, written by hand);
+        returns the comb's right edge (mm)."""
         x0, y0 = int(x_mm * _MM), int(y_mm * _MM)
         self.draw.rectangle([x0, y0, x0 + cells * _CELL_W, y0 + _CELL_H], outline=0, width=1)
         for i in range(1, cells):
@@ -88,11 +98,47 @@ class _Page:
         start = cells - len(text) if right else 0
         for i, ch in enumerate(text[:cells]):
             left = x0 + (start + i) * _CELL_W
+            if hand and self.hand is not None:
+                self._hand_digit(left, y0, ch)
+                continue
             width = self.draw.textlength(ch, font=self.digit)
             self.draw.text(
                 (left + (_CELL_W - width) / 2, y0 + _CELL_H * 0.12), ch, font=self.digit, fill=0
             )
         return (x0 + cells * _CELL_W) / _MM
+
+    def _hand_digit(self, left: int, top: int, ch: str) -> None:
+        """A digit as a hand writes it in its cell: each glyph of its own size (0.85–1.15),
+        slant (a shear of 0.1–0.3), turn (±8°) and stroke (a pen pressed harder or lighter),
+        off the cell's middle and baseline by up to a millimetre, in a ballpoint's dark grey."""
+        from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+        rnd = self.hand
+        size = int(11 * DPI / 72 * rnd.uniform(0.85, 1.15))
+        font = ImageFont.truetype(str(font_path()), size)
+        glyph = Image.new("L", (_CELL_W * 2, _CELL_H * 2), 255)
+        width = ImageDraw.Draw(glyph).textlength(ch, font=font)
+        ImageDraw.Draw(glyph).text(
+            ((glyph.width - width) / 2, _CELL_H * 0.62),
+            ch,
+            font=font,
+            fill=rnd.randint(25, 70),
+            stroke_width=rnd.choice((0, 0, 0, 1)),
+            stroke_fill=rnd.randint(25, 70),
+        )
+        shear = rnd.uniform(0.1, 0.3)  # x += shear * (y - middle): the top leans right
+        glyph = glyph.transform(
+            glyph.size,
+            Image.Transform.AFFINE,
+            (1, shear, -shear * glyph.height / 2, 0, 1, 0),
+            resample=Image.Resampling.BICUBIC,
+            fillcolor=255,
+        )
+        glyph = glyph.rotate(rnd.uniform(-8, 8), Image.Resampling.BICUBIC, fillcolor=255)
+        dx, dy = (int(rnd.uniform(-0.5, 0.5) * _MM), int(rnd.uniform(-0.8, 0.6) * _MM))
+        at = (left + _CELL_W // 2 - glyph.width // 2 + dx, top - _CELL_H // 2 + dy)
+        box = (*at, at[0] + glyph.width, at[1] + glyph.height)
+        self.image.paste(ImageChops.darker(self.image.crop(box), glyph), box[:2])
 
     def strike(self, x_mm: float, y_mm: float, cells: int) -> None:
         """A line through the middle of a comb's cells: the field has no figure."""
@@ -128,7 +174,7 @@ class _Page:
     def amount(self, x_mm: float, y_mm: float, cells: int, printed: str) -> None:
         """A figure in a comb, a negative one between brackets printed outside it."""
         digits = printed.strip("()")
-        right = self.comb(x_mm, y_mm, cells, digits, right=True)
+        right = self.comb(x_mm, y_mm, cells, digits, right=True, hand=True)
         if printed.startswith("("):
             self.text(x_mm - 2.2, y_mm - 0.6, "(", self.bold)
             self.text(right + 0.6, y_mm - 0.6, ")", self.bold)
@@ -245,14 +291,16 @@ def statement_page(
     top: float = 62.0,
     pitch: float = 12.0,
     printed: bool = False,
+    hand: Any = None,
 ) -> _Page:
     """A page of a statement: `heading` (its ОКУД and title; None on a continuation page,
     which prints its column heads only), the column heads at `x` (the code column's left
     edge, then each figures column's), a row a line with its figures in combs of
     `cells` (`pitch` mm apart; `printed`: as tax software prints them, spaced, no combs, an
     empty field a line); a section title above the line of its code in `sections`; with `notes`, a
-    «Пояснения» column (code → the note's number printed in a small comb)."""
-    page = _Page(number)
+    «Пояснения» column (code → the note's number printed in a small comb); with `hand` (a
+    seeded random.Random) the figures are written by hand."""
+    page = _Page(number, hand)
     if heading is not None:
         okud, title = heading
         page.text(150, 30, f"Форма по ОКУД {okud}", page.bold)
@@ -295,7 +343,7 @@ def statement_page(
     return page
 
 
-def _balance() -> _Page:
+def _balance(hand: Any = None) -> _Page:
     return statement_page(
         3,
         ("0710001", "Бухгалтерский баланс на 31 декабря 2024 г."),
@@ -303,10 +351,11 @@ def _balance() -> _Page:
         [92.0, 108.0, 143.0, 177.0],
         BALANCE_LINES,
         sections=_SECTIONS,
+        hand=hand,
     )
 
 
-def _income() -> _Page:
+def _income(hand: Any = None) -> _Page:
     return statement_page(
         4,
         ("0710002", "Отчет о финансовых результатах за 2024 г."),
@@ -314,6 +363,7 @@ def _income() -> _Page:
         [110.0, 130.0, 165.0],
         INCOME_LINES,
         top=64.0,
+        hand=hand,
     )
 
 
@@ -347,6 +397,10 @@ def scanned_pdf(pages: list[_Page]) -> bytes:
     return out.getvalue()
 
 
-def render_smallbiz_pdf() -> bytes:
-    """The four scanned pages of the КНД 0710098 blank as one PDF of images."""
-    return scanned_pdf([_title(), _address(), _balance(), _income()])
+def render_smallbiz_pdf(hand: int | None = None) -> bytes:
+    """The four scanned pages of the КНД 0710098 blank as one PDF of images; with `hand` (a
+    seed) the statements' figures written by hand, each glyph of its own shape."""
+    import random
+
+    writer = None if hand is None else random.Random(hand)
+    return scanned_pdf([_title(), _address(), _balance(writer), _income(writer)])

@@ -48,12 +48,16 @@ def _printed(*forms: tuple[str, tuple[Line, ...]]) -> Printed:
 
 
 async def _read_by_structure(
-    pdf: bytes, printed: Printed, variants: dict[str, str | None], label: str
+    pdf: bytes,
+    printed: Printed,
+    variants: dict[str, str | None],
+    label: str,
+    share: float = 0.9,
 ) -> None:
     """The blank's documents are the statements it prints, in order, and nothing else (no
     table from the cover pages, so no file warning); no value is wrong without review, no
-    code the blank does not print is emitted, and at least 90 % of the printed figures come
-    out exact."""
+    code the blank does not print is emitted, and at least `share` of the printed figures
+    come out exact."""
     recognizer = ScanGatewayRecognizer(LocalSource(InlineRunner()))
     recognition = await recognizer.recognize(pdf, make_job("PDF"))
     kinds = [d["document_type"] for d in recognition.documents]
@@ -83,7 +87,7 @@ async def _read_by_structure(
         exact += sum(got.get(key) == amount for key, amount in filled.items())
         total += len(filled)
     print(f"{label}: {exact}/{total} figures exact")
-    assert exact >= 0.9 * total
+    assert exact >= share * total
 
 
 @needs_font
@@ -95,6 +99,21 @@ async def test_the_small_business_blank_reads_its_balance_and_income_statement()
     printed = _printed(("BALANCE", BALANCE_LINES), ("INCOME", INCOME_LINES))
     variants: dict[str, str | None] = {"BALANCE": "simplified", "INCOME": "simplified"}
     await _read_by_structure(render_smallbiz_pdf(), printed, variants, "small-business blank")
+
+
+@needs_font
+@needs_tesseract
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [7, 26])
+async def test_hand_written_figures_in_the_combs_are_never_wrong_unflagged(seed: int) -> None:
+    """КНД 0710098 filled in by hand: each digit of its own size, slant, turn, stroke and
+    place in its cell. OCR is no judge of handwriting, so the requirement is that no figure
+    comes out wrong without review; those read are a bonus (a floor of half keeps the blank
+    read as a blank: its two documents, no line from its covers)."""
+    printed = _printed(("BALANCE", BALANCE_LINES), ("INCOME", INCOME_LINES))
+    variants: dict[str, str | None] = {"BALANCE": "simplified", "INCOME": "simplified"}
+    pdf = render_smallbiz_pdf(hand=seed)
+    await _read_by_structure(pdf, printed, variants, f"hand-written blank {seed}", share=0.5)
 
 
 @needs_font
