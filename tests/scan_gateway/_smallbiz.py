@@ -54,13 +54,17 @@ _CELL_W, _CELL_H = int(4.2 * _MM), int(6.0 * _MM)  # one comb cell: a digit's pl
 
 class _Page:
     """One A4 page at `DPI` and the drawing helpers of the blank; with `hand` (a seeded
-    random.Random) the figures in its combs are written by hand (`_hand_digit`)."""
+    random.Random) the figures in its combs are written by hand (`_hand_digit`), with `pen`
+    (an RGB colour) in that ink rather than a grey scan's dark grey."""
 
-    def __init__(self, number: int, hand: Any = None) -> None:
+    def __init__(
+        self, number: int, hand: Any = None, pen: tuple[int, int, int] | None = None
+    ) -> None:
         from PIL import Image, ImageDraw, ImageFont
 
-        self.hand = hand
+        self.hand, self.pen = hand, pen
         self.image = Image.new("L", (int(210 * _MM), int(297 * _MM)), 255)
+        self.ink = Image.new("L", self.image.size, 255)  # the hand's strokes, for `pen`
         self.draw = ImageDraw.Draw(self.image)
         path = str(font_path())
         self.font = ImageFont.truetype(path, int(9 * DPI / 72))
@@ -138,7 +142,22 @@ class _Page:
         dx, dy = (int(rnd.uniform(-0.5, 0.5) * _MM), int(rnd.uniform(-0.8, 0.6) * _MM))
         at = (left + _CELL_W // 2 - glyph.width // 2 + dx, top - _CELL_H // 2 + dy)
         box = (*at, at[0] + glyph.width, at[1] + glyph.height)
-        self.image.paste(ImageChops.darker(self.image.crop(box), glyph), box[:2])
+        sheet = self.image if self.pen is None else self.ink
+        sheet.paste(ImageChops.darker(sheet.crop(box), glyph), box[:2])
+
+    def sheet(self) -> Any:
+        """The page as drawn: grey, or in colour with the hand's strokes in `pen`'s ink
+        (the darker a stroke, the more of the ink over the print)."""
+        import numpy as np
+        from PIL import Image
+
+        if self.pen is None:
+            return self.image
+        page = np.asarray(self.image.convert("RGB"), dtype=np.float32)
+        cover = 1.0 - np.asarray(self.ink, dtype=np.float32)[..., None] / 255
+        pen = np.array(self.pen, dtype=np.float32)
+        mixed = np.minimum(page, page * (1 - cover) + pen * cover)
+        return Image.fromarray(mixed.astype(np.uint8), "RGB")
 
     def strike(self, x_mm: float, y_mm: float, cells: int) -> None:
         """A line through the middle of a comb's cells: the field has no figure."""
@@ -292,6 +311,7 @@ def statement_page(
     pitch: float = 12.0,
     printed: bool = False,
     hand: Any = None,
+    pen: tuple[int, int, int] | None = None,
 ) -> _Page:
     """A page of a statement: `heading` (its ОКУД and title; None on a continuation page,
     which prints its column heads only), the column heads at `x` (the code column's left
@@ -299,8 +319,8 @@ def statement_page(
     `cells` (`pitch` mm apart; `printed`: as tax software prints them, spaced, no combs, an
     empty field a line); a section title above the line of its code in `sections`; with `notes`, a
     «Пояснения» column (code → the note's number printed in a small comb); with `hand` (a
-    seeded random.Random) the figures are written by hand."""
-    page = _Page(number, hand)
+    seeded random.Random) the figures are written by hand, in `pen`'s colour if given."""
+    page = _Page(number, hand, pen)
     if heading is not None:
         okud, title = heading
         page.text(150, 30, f"Форма по ОКУД {okud}", page.bold)
@@ -343,7 +363,7 @@ def statement_page(
     return page
 
 
-def _balance(hand: Any = None) -> _Page:
+def _balance(hand: Any = None, pen: tuple[int, int, int] | None = None) -> _Page:
     return statement_page(
         3,
         ("0710001", "Бухгалтерский баланс на 31 декабря 2024 г."),
@@ -352,10 +372,11 @@ def _balance(hand: Any = None) -> _Page:
         BALANCE_LINES,
         sections=_SECTIONS,
         hand=hand,
+        pen=pen,
     )
 
 
-def _income(hand: Any = None) -> _Page:
+def _income(hand: Any = None, pen: tuple[int, int, int] | None = None) -> _Page:
     return statement_page(
         4,
         ("0710002", "Отчет о финансовых результатах за 2024 г."),
@@ -364,6 +385,7 @@ def _income(hand: Any = None) -> _Page:
         INCOME_LINES,
         top=64.0,
         hand=hand,
+        pen=pen,
     )
 
 
@@ -372,7 +394,7 @@ def _scanned(image: Any, angle: float, corner: str) -> Any:
     (the flap, the sheet's grey back, lies on the page; where it was, the lid shows)."""
     from PIL import Image, ImageDraw
 
-    turned = image.rotate(angle, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=255)
+    turned = image.rotate(angle, Image.Resampling.BICUBIC, expand=False, fillcolor="white")
     draw = ImageDraw.Draw(turned)
     w, h = turned.size
     d = int(24 * _MM)
@@ -382,8 +404,8 @@ def _scanned(image: Any, angle: float, corner: str) -> Any:
     else:  # bottom-left
         lid = [(0, h - d), (0, h), (d, h)]
         flap = [(0, h - d), (d, h), (d, h - d)]
-    draw.polygon(lid, fill=120)
-    draw.polygon(flap, fill=222, outline=60)
+    draw.polygon(lid, fill="rgb(120,120,120)")  # colour names: a grey or a colour page
+    draw.polygon(flap, fill="rgb(222,222,222)", outline="rgb(60,60,60)")
     return turned
 
 
@@ -391,16 +413,17 @@ def scanned_pdf(pages: list[_Page]) -> bytes:
     """The pages scanned (each turned 0.4–0.7° one way or the other, a corner folded) as one
     PDF of images."""
     turns = ((0.6, "top-right"), (-0.4, "bottom-left"), (0.7, "top-right"), (-0.6, "bottom-left"))
-    images = [_scanned(page.image, *turns[n % len(turns)]) for n, page in enumerate(pages)]
+    images = [_scanned(page.sheet(), *turns[n % len(turns)]) for n, page in enumerate(pages)]
     out = io.BytesIO()
     images[0].save(out, format="PDF", save_all=True, append_images=images[1:], resolution=DPI)
     return out.getvalue()
 
 
-def render_smallbiz_pdf(hand: int | None = None) -> bytes:
+def render_smallbiz_pdf(hand: int | None = None, pen: tuple[int, int, int] | None = None) -> bytes:
     """The four scanned pages of the КНД 0710098 blank as one PDF of images; with `hand` (a
-    seed) the statements' figures written by hand, each glyph of its own shape."""
+    seed) the statements' figures written by hand, each glyph of its own shape (with `pen`,
+    in that colour: a ballpoint's blue on a colour scan)."""
     import random
 
     writer = None if hand is None else random.Random(hand)
-    return scanned_pdf([_title(), _address(), _balance(writer), _income(writer)])
+    return scanned_pdf([_title(), _address(), _balance(writer, pen), _income(writer, pen)])

@@ -104,16 +104,24 @@ async def test_the_small_business_blank_reads_its_balance_and_income_statement()
 @needs_font
 @needs_tesseract
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [7, 26])
-async def test_hand_written_figures_in_the_combs_are_never_wrong_unflagged(seed: int) -> None:
+@pytest.mark.parametrize(
+    ("seed", "pen"),
+    [(7, None), (26, None), (7, (35, 55, 160))],
+    ids=["grey-7", "grey-26", "blue-7"],
+)
+async def test_hand_written_figures_in_the_combs_are_never_wrong_unflagged(
+    seed: int, pen: tuple[int, int, int] | None
+) -> None:
     """КНД 0710098 filled in by hand: each digit of its own size, slant, turn, stroke and
-    place in its cell. OCR is no judge of handwriting, so the requirement is that no figure
-    comes out wrong without review; those read are a bonus (a floor of half keeps the blank
-    read as a blank: its two documents, no line from its covers)."""
+    place in its cell, in a grey scan's dark grey or a ballpoint's blue on a colour scan
+    (coloured ink, as a stamp's is). OCR is no judge of handwriting, so the requirement is
+    that no figure comes out wrong without review; those read are a bonus (a floor of half
+    keeps the blank read as a blank: its two documents, no line from its covers)."""
     printed = _printed(("BALANCE", BALANCE_LINES), ("INCOME", INCOME_LINES))
     variants: dict[str, str | None] = {"BALANCE": "simplified", "INCOME": "simplified"}
-    pdf = render_smallbiz_pdf(hand=seed)
-    await _read_by_structure(pdf, printed, variants, f"hand-written blank {seed}", share=0.5)
+    pdf = render_smallbiz_pdf(hand=seed, pen=pen)
+    label = f"hand-written blank {seed}{'' if pen is None else ', blue'}"
+    await _read_by_structure(pdf, printed, variants, label, share=0.5)
 
 
 @needs_font
