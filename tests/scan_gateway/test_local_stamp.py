@@ -1,9 +1,10 @@
 """Issue 26 on the local recogniser's page reader. Class 7: words a stamp overlaps — its
-coloured ink, or the disk of a round stamp found by its ring on a grey scan — lose their
-confidence (under the review threshold), so a figure under a stamp, or digits a stamp gives a
-blank cell, are never taken as surely read; the words away from it keep theirs. A 70-dpi page
-with a stamp over its table reads every figure away from the stamp, and none wrong unflagged. Class 1: a one- or two-digit word whose ink is one flat stroke is a dash, never a
-figure."""
+coloured ink, the disk of a round stamp found by its ring on a grey scan, or a box stamp found
+by its frame — lose their confidence (under the review threshold), so a figure under a stamp,
+or digits a stamp gives a blank cell, are never taken as surely read; the words away from it
+keep theirs. A 70-dpi page with a stamp over its table reads every figure away from the stamp,
+and none wrong unflagged. Class 1: a one- or two-digit word whose ink is one flat stroke is a
+dash, never a figure."""
 
 from __future__ import annotations
 

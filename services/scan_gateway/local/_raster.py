@@ -16,8 +16,9 @@ digit as noise and a vertical rule as «|», which glues the numbers of neighbou
   and each comb is returned (`Comb`), so the digits OCR reads in it make one figure;
 - and its coloured ink (a stamp, a signature in blue or violet: saturated pixels of a colour
   page) is kept as a mask through the same warp, scale and rotation (`Prepared.stamp`), so the
-  words it overlaps can be put up for review; a round stamp's disk joins the mask whatever
-  its colour (`_stamps`: a grey scan's stamp is found by its ring).
+  words it overlaps can be put up for review; a round stamp's disk and a box stamp's frame
+  join the mask whatever their colour (`_stamps`: a grey scan's stamp is found by its ring or
+  its frame), and a box stamp's sides are no table rules.
 
 `Prepared.page_box` undoes all of it for a box: where a word read on the prepared image prints
 on the page as uploaded (fractions of its size), for the evidence of a value.
@@ -80,8 +81,8 @@ class Prepared:
     scale: float
     angle: float
     stamp: Any = None
-    """Coloured ink and round stamps' disks (uint8, 255 where a stamp or signature prints) in
-    the prepared image's pixels; None for a page without either."""
+    """Coloured ink, round stamps' disks and box stamps (uint8, 255 where a stamp or signature
+    prints) in the prepared image's pixels; None for a page without any."""
     source_size: tuple[int, int] = (1, 1)
     """(width, height) of the image given."""
     warp: Any = None

@@ -1,7 +1,9 @@
 """Stamps found by their shape or their words, not their colour: a grey scan's stamp is ink
 like any other, but its ring is not — no printed glyph or rule is a closed circle 16–50 mm
-across — and an e-signature block says what it is («Документ подписан электронной подписью»,
-«Сертификат», «Владелец», «Действителен с … по …»), whatever its frame.
+across —, nor is a box stamp's frame (closed, stamp-sized, often a little turned, paper around
+it, no side running on as a table's rule does), and an e-signature block says what it is
+(«Документ подписан электронной подписью», «Сертификат», «Владелец», «Действителен с … по …»),
+whatever its frame.
 
 The ring is looked for on a reduced copy of the prepared page (Hough circles, then the ink
 along each candidate's circumference counted): a candidate is a stamp when ink runs along most
