@@ -366,6 +366,22 @@ def _grid(page: Any, at: tuple[float, float], cols: list[float], rows: list[floa
     return page
 
 
+def _filled(page: Any) -> Any:
+    """`page` with the ruled table of `_grid` (20 rows of 8 mm) filled in: a name, a code
+    and two figures a row, the text a stamp set over a table touches."""
+    from PIL import ImageDraw, ImageFont
+
+    draw = ImageDraw.Draw(_grid(page, (20, 40), [80, 25, 50, 30], [8] * 20))
+    font = ImageFont.truetype(str(font_path()), int(3.2 * _MM))
+    for row in range(20):
+        y = (42 + 8 * row) * _MM
+        for x, text in ((22, "Дебиторская задолженность"), (105, str(1210 + row))):
+            draw.text((x * _MM, y), text, font=font, fill=0)
+        for x, text in ((140, "12 345"), (170, "9 876")):
+            draw.text((x * _MM, y), text, font=font, fill=0)
+    return page
+
+
 def _codes_box(page: Any) -> Any:
     """`page` with a «Коды» box: a 35 × 45 mm frame, rules inside ending at it, codes."""
     from PIL import ImageDraw, ImageFont
@@ -394,6 +410,8 @@ def _framed_page(page: Any) -> Any:
         ("upright", True),
         ("over a ruled table, turned 2°", True),
         ("over a ruled table, upright", True),
+        ("over a filled ruled table, turned 5°", True),
+        ("over a filled ruled table, turned −4°", True),
         ("a ruled table with stamp-sized cells", False),
         ("a small ruled table", False),
         ("a «Коды» box", False),
@@ -404,7 +422,8 @@ def test_a_box_stamp_is_found_by_its_frame_a_tables_cells_and_frames_are_not(
     case: str, stamp: bool
 ) -> None:
     """A closed frame of a stamp's size with text inside, paper around it and sides that stop
-    at its corners is a stamp whether upright, turned or over a table's rules; a table's cells
+    at its corners is a stamp whether upright, turned or over a table's rules and figures
+    (touching its frame, its sides crossing the rows at a shallow angle); a table's cells
     (their rules run on), a frame with rules inside ending at it and the page's border are
     not."""
     import numpy as np
@@ -419,6 +438,10 @@ def test_a_box_stamp_is_found_by_its_frame_a_tables_cells_and_frames_are_not(
         ),
         "over a ruled table, upright": lambda: _box_stamp(
             _grid(_a4(), (20, 40), [80, 25, 50, 30], [8] * 20), (108, 83), 0.0
+        ),
+        "over a filled ruled table, turned 5°": lambda: _box_stamp(_filled(_a4()), (110, 83), 5.0),
+        "over a filled ruled table, turned −4°": lambda: _box_stamp(
+            _filled(_a4()), (130, 101), -4.0
         ),
         "a ruled table with stamp-sized cells": lambda: _grid(
             _a4(), (20, 40), [80, 25, 50, 30], [20] * 8

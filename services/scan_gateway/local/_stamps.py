@@ -117,10 +117,13 @@ _BOX_MM = ((25.0, 110.0), (12.0, 70.0))
 by 15–35 mm): comb cells and table rows are lower, the page's border far larger."""
 _BOX_TURN = 10.0  # degrees: a box set by hand, the page already deskewed by its text
 _FRAME_COVER = 0.85  # share of each side with ink on it: a closed frame
+_OWN_COVER = 0.5
+"""Share of each side with ink on it once the table's rules are erased: a side may share a
+stretch with a rule it crosses at a shallow angle, a run of cells' rules shares all of it."""
 _BESIDE = 0.35
 """At most this share of a band 1.5–3 mm outside the frame is ink: a stamp's frame has paper
 around it, a table cell's rules have the next cells' text and rules."""
-_CONTINUES = 0.6  # share of a side's 3-mm extension past a corner with ink: a table's rule
+_CONTINUES = 0.85  # share of a side's 3-mm extension past a corner with ink: a table's rule
 _INNER_RULE = 0.9  # share of the box's width (height) a stroke inside it runs along: a rule
 _TEXT_INSIDE = 0.01  # share of a stamp's inside its text inks
 _BOX_SIDE = 1500
@@ -133,9 +136,12 @@ def boxed_stamps(gray: Any) -> Any:
     its frame is a rectangle no table draws: closed, of a stamp's size, often turned a few
     degrees, with paper just outside it, sides that stop at its corners (a table cell's rules
     run on into the next cells) and no rule inside that ends at the frame (a «Коды» box, a
-    table drawn in a frame). Rules of the table under the stamp cross its frame and run on
-    outside it, so they do not count against it. Candidates are the outlines and holes of the
-    ink on a reduced copy; each is judged on the copy turned upright by its own angle."""
+    table drawn in a frame). The table's rules are erased first (strokes longer than any
+    stamp's side; once more allowing a scanned rule's drift of a pixel or two), so the rules
+    under a stamp neither merge with its frame nor count as ink beside it, and a run of cells
+    has no sides left. Candidates are the outlines and holes of that ink and of its straight
+    strokes at each turn within `_BOX_TURN` degrees, on a reduced copy; each is judged on the
+    copy turned upright by its own angle."""
     import cv2
     import numpy as np
 
@@ -145,11 +151,11 @@ def boxed_stamps(gray: Any) -> Any:
     ink = np.where(small < _PAPER, 255, 0).astype(np.uint8)
     per_mm = max(small.shape) / _PAGE_MM
     (long_lo, long_hi), (short_lo, short_hi) = ((a * per_mm, b * per_mm) for a, b in _BOX_MM)
-    ink = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05))
-    contours, _ = cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    unruled = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05))
+    wavy = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05), wavy=True)
     mask = np.zeros_like(gray)
     found = False
-    for contour in contours:
+    for contour in _outlines(unruled, per_mm):
         _x, _y, w, h = cv2.boundingRect(contour)
         if max(w, h) < long_lo * 0.9 or min(w, h) < short_lo * 0.9:
             continue
@@ -161,7 +167,9 @@ def boxed_stamps(gray: Any) -> Any:
             continue
         if abs(angle) > _BOX_TURN or cv2.contourArea(contour) < 0.8 * rw * rh:
             continue
-        if not _is_stamp_frame(ink, (cx, cy), (rw, rh), angle, per_mm):
+        if mask[int(cy / factor), int(cx / factor)]:
+            continue  # found already, at a neighbouring turn
+        if not _is_stamp_frame((ink, unruled, wavy), (cx, cy), (rw, rh), angle, per_mm):
             continue
         grow = per_mm  # a millimetre of margin: the frame's own line and a tilted text's ends
         corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle)) / factor
@@ -170,26 +178,71 @@ def boxed_stamps(gray: Any) -> Any:
     return mask if found else None
 
 
-def _unruled(ink: Any, across: int, down: int) -> Any:
+def _outlines(ink: Any, per_mm: float) -> list[Any]:
+    """The candidate frames' outlines: those of the ink itself (a box on paper), and those of
+    its straight strokes 8 mm or longer (5 mm down: the rows of a table under it cut its
+    sides) at each whole degree of turn within `_BOX_TURN`, in the ink's own coordinates —
+    figures and words the stamp is set over touch its frame and make one outline with it,
+    which no rectangle fits; their strokes are short. The strokes are joined over gaps of up
+    to 20 mm along their length (10 mm down): a side crossing a table's rule at a shallow
+    angle lost the stretch it shares with the rule when the rule was erased."""
+    import cv2
+    import numpy as np
+
+    outlines = list(cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
+    height, width = ink.shape
+    run = int(8 * per_mm)
+    centre = (width / 2, height / 2)
+    for turn in range(-int(_BOX_TURN), int(_BOX_TURN) + 1):
+        matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
+        turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
+        turned = cv2.dilate(turned, np.ones((3, 3), np.uint8))  # a thin grey line's breaks
+        across = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+        down = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((run * 5 // 8, 1), np.uint8))
+        lines = cv2.bitwise_or(
+            cv2.morphologyEx(across, cv2.MORPH_CLOSE, np.ones((1, int(20 * per_mm)), np.uint8)),
+            cv2.morphologyEx(down, cv2.MORPH_CLOSE, np.ones((int(10 * per_mm), 1), np.uint8)),
+        )
+        lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+        back = cv2.invertAffineTransform(matrix)
+        for contour in cv2.findContours(lines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
+            points = contour.reshape(-1, 2).astype(np.float32) @ back[:, :2].T + back[:, 2]
+            outlines.append(points.reshape(-1, 1, 2).astype(np.float32))
+    return outlines
+
+
+def _unruled(ink: Any, across: int, down: int, *, wavy: bool = False) -> Any:
     """The ink without strokes longer than any box stamp's side (a table's rules, the page's
     border): a stamp over a ruled table is then a frame of its own, not one outline with the
     grid, and the rules under it count neither as paper nor as ink beside it."""
     import cv2
     import numpy as np
 
-    long = cv2.bitwise_or(
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, across), np.uint8)),
-        cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((down, 1), np.uint8)),
+    fat = cv2.dilate(ink, np.ones((3, 3), np.uint8)) if wavy else ink
+    long = cv2.bitwise_and(
+        ink,
+        cv2.bitwise_or(
+            cv2.morphologyEx(fat, cv2.MORPH_OPEN, np.ones((1, across), np.uint8)),
+            cv2.morphologyEx(fat, cv2.MORPH_OPEN, np.ones((down, 1), np.uint8)),
+        ),
     )
     rest = cv2.bitwise_and(ink, cv2.bitwise_not(long))
     return cv2.morphologyEx(rest, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
 
 
 def _is_stamp_frame(
-    ink: Any, centre: tuple[float, float], size: tuple[float, float], angle: float, per_mm: float
+    inks: tuple[Any, Any, Any],
+    centre: tuple[float, float],
+    size: tuple[float, float],
+    angle: float,
+    per_mm: float,
 ) -> bool:
-    """Whether the rectangle (centre, size, angle in degrees) of the ink mask is a stamp's
-    frame: see `boxed_stamps`. The rectangle is cut out upright with 3 mm around it."""
+    """Whether the rectangle (centre, size, angle in degrees) is a stamp's frame: see
+    `boxed_stamps`. `inks` are the page's ink, the same without the table's rules and without
+    them allowing their drift. The rectangle is cut out upright with 3 mm around it; its sides
+    are looked for in all the ink (a side shares a stretch with a rule it crosses at a shallow
+    angle) and, half of each, in the ink without drifting rules (a run of cells' sides are all
+    rules); the rest in the ink without the table's rules."""
     import cv2
     import numpy as np
 
@@ -198,23 +251,22 @@ def _is_stamp_frame(
     matrix = cv2.getRotationMatrix2D(centre, angle, 1.0)
     matrix[0, 2] += (rw / 2 + margin) - centre[0]
     matrix[1, 2] += (rh / 2 + margin) - centre[1]
-    crop = cv2.warpAffine(
-        ink, matrix, (rw + 2 * margin, rh + 2 * margin), flags=cv2.INTER_NEAREST, borderValue=0
+    shape = (rw + 2 * margin, rh + 2 * margin)
+    whole, on, own = (
+        cv2.warpAffine(ink, matrix, shape, flags=cv2.INTER_NEAREST, borderValue=0) > 0
+        for ink in inks
     )
-    on = crop > 0
     band = max(1, round(0.5 * per_mm))
     x0, y0, x1, y1 = margin, margin, margin + rw - 1, margin + rh - 1
-
-    def rows(y: int) -> Any:  # ink within the band of a horizontal line, per column
-        return on[max(y - band, 0) : y + band + 1].any(axis=0)
-
-    def cols(x: int) -> Any:
-        return on[:, max(x - band, 0) : x + band + 1].any(axis=1)
-
-    top, bottom, left, right = rows(y0), rows(y1), cols(x0), cols(x1)
-    sides = (top[x0:x1], bottom[x0:x1], left[y0:y1], right[y0:y1])
-    if min(float(side.mean()) for side in sides) < _FRAME_COVER:
-        return False
+    for ink_of, share in ((whole, _FRAME_COVER), (own, _OWN_COVER)):
+        sides = (  # ink within the band of each side, per position along it
+            ink_of[y0 - band : y0 + band + 1, x0:x1].any(axis=0),
+            ink_of[y1 - band : y1 + band + 1, x0:x1].any(axis=0),
+            ink_of[y0:y1, x0 - band : x0 + band + 1].any(axis=1),
+            ink_of[y0:y1, x1 - band : x1 + band + 1].any(axis=1),
+        )
+        if min(float(side.mean()) for side in sides) < share:
+            return False
     near, far = int(1.5 * per_mm), margin - 1
     beside = np.concatenate(
         [
@@ -227,18 +279,20 @@ def _is_stamp_frame(
     if float(beside.mean()) > _BESIDE:
         return False
     gap = band + 1
-    ends = (
-        top[: x0 - gap],
-        top[x1 + gap :],
-        bottom[: x0 - gap],
-        bottom[x1 + gap :],
-        left[: y0 - gap],
-        left[y1 + gap :],
-        right[: y0 - gap],
-        right[y1 + gap :],
+    off = 2 * band + 1  # a rule is thin: paper this far beside its line, where a word is ink
+    ends = (  # (ink on the side's own line past a corner, a pixel either way; ink beside it)
+        (on[y - 1 : y + 2, xs].any(axis=0), on[[y - off, y + off], xs].any(axis=0))
+        for y in (y0, y1)
+        for xs in (slice(0, x0 - gap), slice(x1 + gap, None))
     )
-    if any(float(end.mean()) >= _CONTINUES for end in ends if end.size):
-        return False
+    downs = (
+        (on[ys, x - 1 : x + 2].any(axis=1), on[ys][:, [x - off, x + off]].any(axis=1))
+        for x in (x0, x1)
+        for ys in (slice(0, y0 - gap), slice(y1 + gap, None))
+    )
+    for line, beside_line in (*ends, *downs):
+        if line.size and line.mean() >= _CONTINUES and beside_line.mean() < 1 - _CONTINUES:
+            return False  # a side running on as a thin rule: a table's cell
     inside = int(2 * per_mm)  # clear of the frame, a double one included
     if on[y0 + inside : y1 - inside, x0 + inside : x1 - inside].mean() < _TEXT_INSIDE:
         return False  # an empty frame: a field of the form, no stamp
