@@ -296,17 +296,24 @@ def _is_stamp_frame(
     inside = int(2 * per_mm)  # clear of the frame, a double one included
     if on[y0 + inside : y1 - inside, x0 + inside : x1 - inside].mean() < _TEXT_INSIDE:
         return False  # an empty frame: a field of the form, no stamp
+    # a rule inside that stops at the frame, across or down (the ink transposed): a table in
+    # a frame
+    return not (
+        _ruled_inside(on, (x0, y0, x1, y1), inside, gap)
+        or _ruled_inside(on.T, (y0, x0, y1, x1), inside, gap)
+    )
+
+
+def _ruled_inside(on: Any, frame: tuple[int, int, int, int], inside: int, gap: int) -> bool:
+    """Whether a row of the frame (x0, y0, x1, y1) holds a rule along its inside that does
+    not run on past both of its sides (a table's rule crossing a stamp does)."""
+    x0, y0, x1, y1 = frame
     for y in range(y0 + inside, y1 - inside):
         if on[y, x0 + inside : x1 - inside].mean() >= _INNER_RULE and not (
             on[y, : x0 - gap].mean() >= _CONTINUES and on[y, x1 + gap :].mean() >= _CONTINUES
         ):
-            return False  # a rule inside that stops at the frame: a table in a frame
-    for x in range(x0 + inside, x1 - inside):
-        if on[y0 + inside : y1 - inside, x].mean() >= _INNER_RULE and not (
-            on[: y0 - gap, x].mean() >= _CONTINUES and on[y1 + gap :, x].mean() >= _CONTINUES
-        ):
-            return False
-    return True
+            return True
+    return False
 
 
 class _Word(Protocol):
