@@ -90,6 +90,8 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
     current: Entry | None = None
     rows, outline_levels, indicator_col = sheet.rows, sheet.outline_levels, layout.indicator_col
     code_col, name_col, inn_col = layout.code_col, layout.name_col, layout.inn_col
+    sums, plain_empty = layout.sums, not sheet.formula_cells
+    extras = tuple((column.index, column.header) for column in layout.extra)
     for r in range(layout.header_end + 1, len(rows)):
         cells = rows[r]
         if not cells:
@@ -102,20 +104,22 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         if code_col is not None and (code is None or code == ""):
             # an empty Код: a subconto row, most rows of a large sheet (`_label`, inlined)
             shown = cells[name_col] if name_col is not None and name_col < width else None
-            account, name = None, _text(shown) or None
+            account = None
+            name = (" ".join(shown.split()) if type(shown) is str else _text(shown)) or None
         else:
             account, name = _label(cells, layout)
         label = name or account or ""
         if account is None and label[:2].lower() in FOOTER_STARTS and FOOTER_RE.match(label):
             break  # a signature footer without an Итого above it
         mark = len(issues)
-        values = _amounts(sheet, r, cells, layout, issues)
+        values = _amounts(sheet, r, cells, sums, plain_empty, issues)
         rounded = _rounded_bits(issues, mark, layout) if len(issues) > mark else 0
         if layout.side_col is not None:
             _one_side(values, _text_at(cells, layout.side_col), r, issues)
         if label[:1] in "Ии" and label[:5].lower() == "итого":
             total = len(entries)
-            entries.append(Entry(r, "total", None, label, None, values, _extra(cells, layout)))
+            extra = _extra(cells, extras, indicator_col)
+            entries.append(Entry(r, "total", None, label, None, values, extra))
             entries[-1].rounded = rounded
             last_row = r
             if layout.side_col is not None and _SECTION_TOTAL.match(label):
@@ -152,8 +156,14 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             _keep_rounding_of_money(issues, r)
             last_row = r
             continue
-        extra = _extra(cells, layout)
-        inn = _inn(cells[inn_col] if inn_col is not None and inn_col < width else None)
+        extra = _extra(cells, extras, indicator_col)
+        shown = cells[inn_col] if inn_col is not None and inn_col < width else None
+        inn: str | None
+        if type(shown) is str:  # `_inn` of a text cell, inlined (most rows of a large sheet)
+            digits = " ".join(shown.split())
+            inn = ("0" + digits if len(digits) in (9, 11) and digits.isdigit() else digits) or None
+        else:
+            inn = _inn(shown)
         if (
             label == ""
             and inn is None
@@ -213,7 +223,7 @@ def _total_indicators(
         account, name = _label(cells, layout)
         if not indicator or account is not None or name is not None:
             break
-        values = _amounts(sheet, row + 1, cells, layout, issues)
+        values = _amounts(sheet, row + 1, cells, layout.sums, not sheet.formula_cells, issues)
         _fold_indicator(total, indicator, values, layout, cells)
         if indicator.lower().startswith(_QUANTITY):
             _keep_rounding_of_money(issues, row + 1)
@@ -302,18 +312,24 @@ def _label(cells: list[CellValue], layout: Layout) -> tuple[str | None, str | No
 
 
 def _amounts(
-    sheet: Sheet, row: int, cells: list[CellValue], layout: Layout, issues: list[Issue]
+    sheet: Sheet,
+    row: int,
+    cells: list[CellValue],
+    sums: tuple[tuple[int, int], ...],
+    plain_empty: bool,
+    issues: list[Issue],
 ) -> list[int | None]:
     """The first non-empty cell of each sum span, in kopecks (the hot loop of a large sheet).
 
     The common cases are decided here: the span's first cell is a float that is an exact
     kopeck amount (`parse_kopecks`' fast path, inlined), or a one- or two-column span is all
     empty ("" or None). The rest goes through `_span_amount`, which is the rule itself.
+    `sums` are the layout's spans; `plain_empty` says the sheet has no formula without a value
+    (an empty cell is then just empty).
     """
     values: list[int | None] = []
     width = len(cells)
-    plain_empty = not sheet.formula_cells
-    for start, end in layout.sums:
+    for start, end in sums:
         value = cells[start] if start < width else None
         if type(value) is float and -_EXACT_FLOAT < value < _EXACT_FLOAT:
             kopecks = round(value * 100)
@@ -385,19 +401,22 @@ def _parse(value: CellValue) -> int | None:
         return None
 
 
-def _extra(cells: list[CellValue], layout: Layout) -> dict[str, str | None]:
+def _extra(
+    cells: list[CellValue], extras: tuple[tuple[int, str], ...], indicator_col: int | None
+) -> dict[str, str | None]:
+    """The extra columns' texts by header (`extras`: the layout's (index, header) pairs)."""
     extra: dict[str, str | None] = {}
     width = len(cells)
-    for column in layout.extra:
-        value = cells[column.index] if 0 <= column.index < width else None
+    for index, header in extras:
+        value = cells[index] if 0 <= index < width else None
         if type(value) is str:
-            extra[column.header] = " ".join(value.split()) or None  # `squash`, inlined
+            extra[header] = " ".join(value.split()) or None  # `squash`, inlined
         elif value is None:
-            extra[column.header] = None
+            extra[header] = None
         else:
-            extra[column.header] = _extra_text(value)
-    if layout.indicator_col is not None:
-        extra["Показатели"] = _text_at(cells, layout.indicator_col) or None
+            extra[header] = _extra_text(value)
+    if indicator_col is not None:
+        extra["Показатели"] = _text_at(cells, indicator_col) or None
     return extra
 
 
