@@ -27,6 +27,7 @@ from services.runtime.recognizer import (
     Recognition,
     RecognitionFailed,
 )
+from services.runtime.sandbox import release_later
 from services.runtime.sandboxed import SandboxRunner, run_recognition
 from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
@@ -77,7 +78,10 @@ def recognize_encoded(data: bytes) -> EncodedRecognition:
     """The child-process entry: `recognize_bytes` with the documents encoded as JSON there, so
     the parent neither unpickles nor encodes a large result on its event loop."""
     with _gc_paused():
-        return recognize_bytes(data).encode()
+        recognition = recognize_bytes(data)
+        encoded = recognition.encode()
+    release_later(recognition)  # freeing the documents need not delay the reply
+    return encoded
 
 
 @contextmanager

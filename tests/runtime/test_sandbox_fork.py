@@ -51,6 +51,25 @@ def allocate(size: int) -> int:
 
 def fail(text: str) -> None:
     raise ValueError(text)
+
+
+class Result:  # a value a weak reference can follow
+    pass
+
+
+def released(keep: bool) -> bool:
+    # Whether a value handed to `release_later` is still alive right after (kept when `keep`;
+    # otherwise a new value given next replaces it).
+    import weakref
+    from services.runtime.sandbox import release_later
+
+    value = Result()
+    alive = weakref.ref(value)
+    release_later(value)
+    if not keep:
+        release_later(None)
+    del value
+    return alive() is not None
 """
 
 
@@ -196,3 +215,27 @@ def test_large_bytes_travel_in_the_shared_file_and_only_their_place_in_the_pickl
         assert os.fstat(shared).st_size == 0
     finally:
         os.close(shared)
+
+
+def test_a_forked_worker_keeps_a_released_value_until_it_is_replaced() -> None:
+    """`release_later` in the worker forked for one file keeps the value (its freeing would sit
+    before the reply, and the worker's exit frees nothing); the next value replaces it, so at
+    most one result is held. Any other process (a fork-server worker, here the parent: the
+    flag is only set by the forked worker's task) lets go of it at once."""
+    found = _run(
+        """
+        forked = Sandbox(SandboxSettings(workers=1, memory_limit_bytes=None))
+        forked.start_by_fork()
+
+        async def main() -> list[bool]:
+            async with forked:
+                return [
+                    await forked.run(released, True),
+                    await forked.run(released, False),
+                    released(True),
+                ]
+
+        print(json.dumps(asyncio.run(main())))
+        """
+    )
+    assert found == [True, False, False]
