@@ -10,7 +10,9 @@ undo calamine's date guess.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 
+from ._kernels import native
 from ._meta import SheetMeta
 from .exceptions import UnreadableWorkbook
 from .guards import check_extent
@@ -146,74 +148,110 @@ def _boundsheet(body: bytes, biff8: bool) -> tuple[str, int, bool] | None:
     return name, offset, hidden
 
 
+# What a sheet walk returns (the Python `walk_xls_python` and the C `_walk.walk_xls` alike):
+# outline levels, bold rows, trap numbers, the extent (first row, first column, last row, last
+# column, cells) and, when the walk met bytes it could not read, what they were.
+XlsWalk = tuple[
+    dict[int, int],
+    set[int],
+    dict[tuple[int, int], float],
+    tuple[int, int, int, int, int],
+    str | None,
+]
+
+
 def _scan_sheet(
     stream: bytes, offset: int, hidden: bool, styles: _Styles, limits: Limits
 ) -> SheetMeta:
-    """Walks the records inline, comparing instead of calling (a sheet holds up to millions
-    of cells): the row bounds move only when the row changes, a cell's XF is looked up only
-    when some XF is bold or a date trap."""
-    meta = SheetMeta(hidden=hidden)
-    bold_xfs, traps, numbers = styles.bold, styles.traps, meta.numbers
+    """The walk's findings: damaged records refuse the workbook, then the extent is checked."""
+    levels, bold_rows, numbers, extent, damaged = walk_xls(
+        stream, offset, styles.bold, styles.traps
+    )
+    if damaged is not None:
+        raise UnreadableWorkbook(f"damaged BIFF records: {damaged}", fmt=_FMT)
+    first_row, first_col, last_row, last_col, cells = extent
+    if last_row >= 0:
+        check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)
+    return SheetMeta(outline_levels=levels, bold_rows=bold_rows, numbers=numbers, hidden=hidden)
+
+
+def walk_xls_python(
+    stream: bytes, offset: int, bold_xfs: frozenset[int], traps: frozenset[int]
+) -> XlsWalk:
+    """The reference walk (`services/excel/_walk.c` is its C twin, held equal by the tests).
+
+    Walks the records of the substream at `offset` inline, comparing instead of calling (a
+    sheet holds up to millions of cells): the row bounds move only when the row changes, a
+    cell's XF is looked up only when some XF is bold or a date trap. Reads go past a short
+    record into the bytes that follow, bounded by the stream."""
+    levels: dict[int, int] = {}
+    bold_rows: set[int] = set()
+    numbers: dict[tuple[int, int], float] = {}
     styled = bool(bold_xfs or traps)
-    levels = meta.outline_levels
-    bold_rows = meta.bold_rows
     cell_codes = _CELLS
     first_row = first_col = 1 << 40
     last_row = last_col = -1
     seen_row = -1  # the row whose cells last moved the row bounds
     cells = 0
     depth = 0
+    damaged: str | None = None
     pos, end = offset, len(stream)
     unpack_header = _HEADER.unpack_from
     unpack_cell = _CELL.unpack_from
-    while pos + 4 <= end:
-        code, size = unpack_header(stream, pos)
-        body = pos + 4
-        pos = body + size
-        if code in cell_codes:
-            row, col, xf = unpack_cell(stream, body)
-            cells += 1
-            if row != seen_row:
-                seen_row = row
-                if row > last_row:
-                    last_row = row
-                if row < first_row:
-                    first_row = row
-            if col > last_col:
-                last_col = col
-            if col < first_col:
-                first_col = col
-            if styled:
-                if xf in bold_xfs:
-                    bold_rows.add(row)
-                if xf in traps:
-                    number = _stored_number(stream, code, body)
-                    if number is not None:
-                        numbers[row, col] = number
-        elif code in (_MULRK, _MULBLANK):
-            row, col = unpack_header(stream, body)
-            last = _U16.unpack_from(stream, body + size - 2)[0]
-            cells += max(last - col + 1, 0)
-            last_row = max(last_row, row)
-            first_row = min(first_row, row)
-            last_col = max(last_col, last)
-            first_col = min(first_col, col)
-            if code == _MULRK and traps:
-                for index in range(max(last - col + 1, 0)):
-                    xf, rk = _XF_RK.unpack_from(stream, body + 4 + 6 * index)
+    try:
+        while pos + 4 <= end:
+            code, size = unpack_header(stream, pos)
+            body = pos + 4
+            pos = body + size
+            if code in cell_codes:
+                row, col, xf = unpack_cell(stream, body)
+                cells += 1
+                if row != seen_row:
+                    seen_row = row
+                    if row > last_row:
+                        last_row = row
+                    if row < first_row:
+                        first_row = row
+                if col > last_col:
+                    last_col = col
+                if col < first_col:
+                    first_col = col
+                if styled:
+                    if xf in bold_xfs:
+                        bold_rows.add(row)
                     if xf in traps:
-                        numbers[row, col + index] = rk_number(rk)
-        elif code == _ROW:
-            row = _U16.unpack_from(stream, body)[0]
-            level = _U32.unpack_from(stream, body + 12)[0] & 0x07
-            if level:
-                levels[row] = level
-        elif code == _BOF:
-            depth += 1
-        elif code == _EOF:
-            depth -= 1
-            if depth <= 0:
-                break
-    if last_row >= 0:
-        check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)
-    return meta
+                        number = _stored_number(stream, code, body)
+                        if number is not None:
+                            numbers[row, col] = number
+            elif code in (_MULRK, _MULBLANK):
+                row, col = unpack_header(stream, body)
+                last = _U16.unpack_from(stream, body + size - 2)[0]
+                cells += max(last - col + 1, 0)
+                last_row = max(last_row, row)
+                first_row = min(first_row, row)
+                last_col = max(last_col, last)
+                first_col = min(first_col, col)
+                if code == _MULRK and traps:
+                    for index in range(max(last - col + 1, 0)):
+                        xf, rk = _XF_RK.unpack_from(stream, body + 4 + 6 * index)
+                        if xf in traps:
+                            numbers[row, col + index] = rk_number(rk)
+            elif code == _ROW:
+                row = _U16.unpack_from(stream, body)[0]
+                level = _U32.unpack_from(stream, body + 12)[0] & 0x07
+                if level:
+                    levels[row] = level
+            elif code == _BOF:
+                depth += 1
+            elif code == _EOF:
+                depth -= 1
+                if depth <= 0:
+                    break
+    except (struct.error, IndexError) as exc:
+        damaged = str(exc)
+    return levels, bold_rows, numbers, (first_row, first_col, last_row, last_col, cells), damaged
+
+
+walk_xls: Callable[[bytes, int, frozenset[int], frozenset[int]], XlsWalk] = native(
+    "walk_xls", walk_xls_python
+)

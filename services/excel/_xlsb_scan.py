@@ -14,9 +14,10 @@ import posixpath
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from xml.etree import ElementTree
 
+from ._kernels import native
 from ._meta import SheetMeta
 from ._xls_scan import rk_number
 from .exceptions import UnreadableWorkbook
@@ -222,15 +223,61 @@ def _stored_number(data: bytes, kind: int, body: int, size: int) -> float | None
     return None
 
 
+# What a sheet walk returns (the Python `walk_xlsb_python` and the C `_walk.walk_xlsb` alike):
+# outline levels, bold rows, trap numbers, merges as (top, left, bottom, right), each BrtWsDim
+# rectangle met (in order, before the walk stopped), the extent (first row, first column, last
+# row, last column, cells) and why the walk stopped early, if it did: (OVERRUN, message) or
+# (DAMAGED, what could not be read).
+Rect = tuple[int, int, int, int]
+XlsbWalk = tuple[
+    dict[int, int],
+    set[int],
+    dict[tuple[int, int], float],
+    list[Rect],
+    list[Rect],
+    tuple[int, int, int, int, int],
+    tuple[str, str] | None,
+]
+OVERRUN, DAMAGED = "overrun", "damaged"
+
+
 def _scan_sheet(
     data: bytes, hidden: bool, styles: tuple[frozenset[int], frozenset[int]], limits: Limits
 ) -> SheetMeta:
-    """Walks the records inline (no generator: a sheet holds millions of them), comparing
-    instead of calling; a cell's style is looked up only when some XF is bold or a date trap."""
-    meta = SheetMeta(hidden=hidden)
-    bold_xfs, traps = styles
+    """The walk's findings checked in the order the records gave them: each BrtWsDim as it was
+    met, then why the walk stopped (a record overrunning the part, bytes that cannot be read),
+    then the extent the cells cover."""
+    levels, bold_rows, numbers, merged, dims, extent, stopped = walk_xlsb(data, *styles)
+    for top, left, bottom, right in dims:
+        check_extent(top, left, bottom, right, 0, limits, _FMT)
+    if stopped is not None:
+        case, detail = stopped
+        msg = detail if case == OVERRUN else f"damaged BIFF12 records: {detail}"
+        raise UnreadableWorkbook(msg, fmt=_FMT)
+    first_row, first_col, last_row, last_col, cells = extent
+    if last_row >= 0:
+        check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)
+    return SheetMeta(
+        outline_levels=levels,
+        bold_rows=bold_rows,
+        merged=[CellRange(*rect) for rect in merged],
+        numbers=numbers,
+        hidden=hidden,
+    )
+
+
+def walk_xlsb_python(data: bytes, bold_xfs: frozenset[int], traps: frozenset[int]) -> XlsbWalk:
+    """The reference walk (`services/excel/_walk.c` is its C twin, held equal by the tests).
+
+    Walks the records inline (no generator: a sheet holds millions of them), comparing
+    instead of calling; a cell's style is looked up only when some XF is bold or a date trap.
+    Reads go past a short record into the bytes that follow, bounded by the part."""
+    levels: dict[int, int] = {}
+    bold_rows: set[int] = set()
+    numbers: dict[tuple[int, int], float] = {}
+    merged: list[Rect] = []
+    dims: list[Rect] = []
     styled = bool(bold_xfs or traps)
-    bold_rows = meta.bold_rows
     cell_types = CELL_TYPES
     unpack_cell = _CELL.unpack_from
     unpack_u32 = _U32.unpack_from
@@ -239,53 +286,61 @@ def _scan_sheet(
     first_row = first_col = 1 << 40
     last_row = last_col = -1
     cells = 0
+    stopped: tuple[str, str] | None = None
     pos, end = 0, len(data)
-    while pos < end:
-        kind = data[pos]
-        size = data[pos + 1]
-        if kind < 0x80 and size < 0x80:  # one-byte type and size: nearly every record
-            body = pos + 2
-        else:
-            kind, body, size = _header(data, pos)
-        pos = body + size
-        if pos > end:
-            msg = f"record {kind} overruns the part"
-            raise UnreadableWorkbook(msg, fmt=_FMT)
-        if kind in cell_types and size >= 4:
-            if size >= 8:
-                col, style = unpack_cell(data, body)
-                if styled:
-                    style &= _STYLE_REF
-                    if style in bold_xfs:
-                        bold_rows.add(row)
-                    if style in traps:
-                        number = _stored_number(data, kind, body, size)
-                        if number is not None:
-                            meta.numbers[row, col] = number
+    try:
+        while pos < end:
+            kind = data[pos]
+            size = data[pos + 1]
+            if kind < 0x80 and size < 0x80:  # one-byte type and size: nearly every record
+                body = pos + 2
             else:
-                col = unpack_u32(data, body)[0]
-            cells += 1
-            if col > last_col:
-                last_col = col
-            if col < first_col:
-                first_col = col
-            if row != extent_row:
-                extent_row = row
-                if row > last_row:
-                    last_row = row
-                if row < first_row:
-                    first_row = row
-        elif kind == ROW_HDR:
-            row = unpack_u32(data, body)[0]
-            level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
-            if level:
-                meta.outline_levels[row] = level
-        elif kind == WS_DIM:
-            top, bottom, left, right = _RFX.unpack_from(data, body)
-            check_extent(top, left, bottom, right, 0, limits, _FMT)
-        elif kind == _MERGE_CELL:
-            top, bottom, left, right = _RFX.unpack_from(data, body)
-            meta.merged.append(CellRange(top, left, bottom, right))
-    if last_row >= 0:
-        check_extent(first_row, first_col, last_row, last_col, cells, limits, _FMT)
-    return meta
+                kind, body, size = _header(data, pos)
+            pos = body + size
+            if pos > end:
+                stopped = (OVERRUN, f"record {kind} overruns the part")
+                break
+            if kind in cell_types and size >= 4:
+                if size >= 8:
+                    col, style = unpack_cell(data, body)
+                    if styled:
+                        style &= _STYLE_REF
+                        if style in bold_xfs:
+                            bold_rows.add(row)
+                        if style in traps:
+                            number = _stored_number(data, kind, body, size)
+                            if number is not None:
+                                numbers[row, col] = number
+                else:
+                    col = unpack_u32(data, body)[0]
+                cells += 1
+                if col > last_col:
+                    last_col = col
+                if col < first_col:
+                    first_col = col
+                if row != extent_row:
+                    extent_row = row
+                    if row > last_row:
+                        last_row = row
+                    if row < first_row:
+                        first_row = row
+            elif kind == ROW_HDR:
+                row = unpack_u32(data, body)[0]
+                level = (_U16.unpack_from(data, body + 10)[0] >> 8) & 0x07
+                if level:
+                    levels[row] = level
+            elif kind == WS_DIM:
+                top, bottom, left, right = _RFX.unpack_from(data, body)
+                dims.append((top, left, bottom, right))
+            elif kind == _MERGE_CELL:
+                top, bottom, left, right = _RFX.unpack_from(data, body)
+                merged.append((top, left, bottom, right))
+    except (struct.error, IndexError) as exc:
+        stopped = (DAMAGED, str(exc))
+    extent = (first_row, first_col, last_row, last_col, cells)
+    return levels, bold_rows, numbers, merged, dims, extent, stopped
+
+
+walk_xlsb: Callable[[bytes, frozenset[int], frozenset[int]], XlsbWalk] = native(
+    "walk_xlsb", walk_xlsb_python
+)
