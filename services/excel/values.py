@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 
 from services.arm_statements.money import format_amount, parse_amount
+
+from ._kernels import native
+from .model import CellValue
 
 __all__ = [
     "format_amount",
@@ -19,6 +23,7 @@ __all__ = [
     "looks_like_malformed_amount",
     "parse_amount",
     "parse_kopecks",
+    "span_kopecks",
 ]
 
 _MAX_KOPECKS = 10**20
@@ -49,8 +54,11 @@ def parse_kopecks(value: object) -> int | None:
     return None if amount is None else int(amount.scaleb(2))
 
 
-def format_kopecks(kopecks: int) -> str:
-    """`format_amount` of kopecks / 100: "1234" when integral, else "1234.50"."""
+def format_kopecks_python(kopecks: int) -> str:
+    """`format_amount` of kopecks / 100: "1234" when integral, else "1234.50".
+
+    The reference of `format_kopecks`, which is its C twin where that was built (`_kernels`).
+    """
     if 100 <= kopecks < _MAX_KOPECKS:  # the common case: one str() and a table lookup
         return str(kopecks)[:-2] + _CENTS[kopecks % 100]
     if not -_MAX_KOPECKS < kopecks < _MAX_KOPECKS:
@@ -59,6 +67,54 @@ def format_kopecks(kopecks: int) -> str:
     roubles, rest = divmod(-kopecks if kopecks < 0 else kopecks, 100)
     sign = "-" if kopecks < 0 else ""
     return f"{sign}{roubles}.{rest:02d}" if rest else f"{sign}{roubles}"
+
+
+def span_kopecks_python(
+    cells: list[CellValue], spans: tuple[tuple[int, int], ...], plain_empty: bool
+) -> list[int | None] | None:
+    """The kopecks of each span's first cell, when every span is decided at a glance; else None.
+
+    At a glance means: the span's first cell is a float that is an exact kopeck amount
+    (`parse_kopecks`' fast path), or the span is empty — its first cell "" or None (or past the
+    row's end) and, with `plain_empty` (no formula without a value on the sheet), it is one
+    column, or the row ends after its first cell, or its second and last cell is empty too.
+    Anything else (text, an int, a fraction of a kopeck, a wider span…) is None: the caller's
+    full rule reads that row. The reference of `span_kopecks`, its C twin where built.
+    """
+    values: list[int | None] = []
+    width = len(cells)
+    for start, end in spans:
+        if start < 0 or end < 0:  # an index from the end is the full rule's to read
+            return None
+        value = cells[start] if start < width else None
+        if type(value) is float and -_EXACT_FLOAT < value < _EXACT_FLOAT:
+            kopecks = round(value * 100)
+            if kopecks / 100 != value:
+                return None
+            values.append(kopecks)
+        elif (
+            _plain_empty(value)
+            and plain_empty
+            and (
+                end == start
+                or start + 1 >= width
+                or (end == start + 1 and _plain_empty(cells[end]))
+            )
+        ):
+            values.append(None)
+        else:
+            return None
+    return values
+
+
+def _plain_empty(value: object) -> bool:
+    return value is None or (type(value) is str and not value)
+
+
+format_kopecks: Callable[[int], str] = native("format_kopecks", format_kopecks_python)
+span_kopecks: Callable[
+    [list[CellValue], tuple[tuple[int, int], ...], bool], list[int | None] | None
+] = native("span_kopecks", span_kopecks_python)
 
 
 def looks_like_malformed_amount(text: str) -> bool:

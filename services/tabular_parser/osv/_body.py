@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from services.excel.model import CellValue, Sheet
 from services.excel.text import squash
-from services.excel.values import format_kopecks, parse_kopecks
+from services.excel.values import format_kopecks, parse_kopecks, span_kopecks
 
 from ._accounts import account_code
 from ._cells import cell_text
@@ -105,7 +105,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
             # an empty Код: a subconto row, most rows of a large sheet (`_label`, inlined)
             shown = cells[name_col] if name_col is not None and name_col < width else None
             account = None
-            name = (" ".join(shown.split()) if type(shown) is str else _text(shown)) or None
+            name = (squash(shown) if type(shown) is str else _text(shown)) or None
         else:
             account, name = _label(cells, layout)
         label = name or account or ""
@@ -160,7 +160,7 @@ def read_body(sheet: Sheet, layout: Layout) -> Body:
         shown = cells[inn_col] if inn_col is not None and inn_col < width else None
         inn: str | None
         if type(shown) is str:  # `_inn` of a text cell, inlined (most rows of a large sheet)
-            digits = " ".join(shown.split())
+            digits = squash(shown)
             inn = ("0" + digits if len(digits) in (9, 11) and digits.isdigit() else digits) or None
         else:
             inn = _inn(shown)
@@ -327,6 +327,9 @@ def _amounts(
     `sums` are the layout's spans; `plain_empty` says the sheet has no formula without a value
     (an empty cell is then just empty).
     """
+    fast = span_kopecks(cells, sums, plain_empty)  # the plain row, decided in C where built
+    if fast is not None:
+        return fast
     values: list[int | None] = []
     width = len(cells)
     for start, end in sums:
@@ -410,7 +413,7 @@ def _extra(
     for index, header in extras:
         value = cells[index] if 0 <= index < width else None
         if type(value) is str:
-            extra[header] = " ".join(value.split()) or None  # `squash`, inlined
+            extra[header] = squash(value) or None
         elif value is None:
             extra[header] = None
         else:
@@ -461,7 +464,7 @@ def _first_text(cells: list[CellValue], start: int, end: int) -> str | None:
 def _inn(value: CellValue) -> str | None:
     """ИНН as a string; a number Excel stored as float keeps its digits and lost leading zero."""
     if type(value) is str:
-        text = " ".join(value.split())
+        text = squash(value)
         if text.isdigit() and len(text) in (9, 11):
             return "0" + text
         return text or None
@@ -491,5 +494,5 @@ def _text_at(cells: list[CellValue], col: int | None) -> str:
 def _text(value: CellValue) -> str:
     """`cell_text`; a plain string (the common case) is squashed without the detour."""
     if type(value) is str:
-        return " ".join(value.split())  # `squash`, inlined: this runs for every cell read
+        return squash(value)  # a plain string (the common case) without the detour
     return "" if value is None else cell_text(value)

@@ -1,0 +1,9 @@
+# The C cell primitives (services/excel/_cells.c); the Python twins are `squash_python`
+# (services/excel/text.py), `format_kopecks_python` and `span_kopecks_python` (values.py).
+from .model import CellValue
+
+def squash(text: str, /) -> str: ...
+def format_kopecks(kopecks: int, /) -> str: ...
+def span_kopecks(
+    cells: list[CellValue], spans: tuple[tuple[int, int], ...], plain_empty: bool, /
+) -> list[int | None] | None: ...
