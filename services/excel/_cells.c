@@ -5,6 +5,7 @@
  *   squash          services.excel.text.squash_python        " ".join(text.split())
  *   format_kopecks  services.excel.values.format_kopecks_python
  *   span_kopecks    services.excel.values.span_kopecks_python
+ *   column_texts    services.excel.text.column_texts_python
  *
  * They read Python objects only (no raw bytes): a list of cells, a tuple of spans, a str, an
  * int. Where a value is not one of the plain cases decided here, the function hands it back to
@@ -123,6 +124,73 @@ format_large(PyObject *kopecks)
     return text;
 }
 
+/* The squashed text of a text cell (NULL on error), or None for an empty one. */
+static PyObject *
+text_or_none(PyObject *module, PyObject *value)
+{
+    PyObject *text = squash(module, value);
+    if (text != NULL && PyUnicode_GET_LENGTH(text) == 0) {
+        Py_DECREF(text);
+        Py_RETURN_NONE;
+    }
+    return text;
+}
+
+/* column_texts(cells, columns) -> {header: squashed text or None} for (index, header) in
+ * columns, or None when some column holds neither text nor nothing (see column_texts_python). */
+static PyObject *
+column_texts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyList_Check(args[0]) || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "column_texts() takes a list of cells, a tuple of columns");
+        return NULL;
+    }
+    PyObject *cells = args[0];
+    PyObject *columns = args[1];
+    Py_ssize_t width = PyList_GET_SIZE(cells);
+    PyObject *texts = PyDict_New();
+    if (texts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(columns); k++) {
+        PyObject *column = PyTuple_GET_ITEM(columns, k);
+        if (!PyTuple_Check(column) || PyTuple_GET_SIZE(column) != 2) {
+            Py_DECREF(texts);
+            PyErr_SetString(PyExc_TypeError, "a column is an (index, header) tuple");
+            return NULL;
+        }
+        Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(column, 0));
+        if (index == -1 && PyErr_Occurred()) {
+            Py_DECREF(texts);
+            return NULL;
+        }
+        PyObject *value = 0 <= index && index < width ? PyList_GET_ITEM(cells, index) : Py_None;
+        PyObject *text;
+        if (value == Py_None) {
+            Py_INCREF(Py_None);
+            text = Py_None;
+        }
+        else if (PyUnicode_CheckExact(value)) {
+            text = text_or_none(module, value);
+            if (text == NULL) {
+                Py_DECREF(texts);
+                return NULL;
+            }
+        }
+        else {
+            Py_DECREF(texts);
+            Py_RETURN_NONE;
+        }
+        int failed = PyDict_SetItem(texts, PyTuple_GET_ITEM(column, 1), text);
+        Py_DECREF(text);
+        if (failed) {
+            Py_DECREF(texts);
+            return NULL;
+        }
+    }
+    return texts;
+}
+
 /* format_kopecks(kopecks) -> "1234" when integral, "1234.50" otherwise, "-0.05"; ValueError
  * beyond 10**20 kopecks in magnitude. */
 static PyObject *
@@ -239,6 +307,8 @@ static PyMethodDef methods[] = {
     {"format_kopecks", format_kopecks, METH_O, "format_kopecks(kopecks) -> the money string"},
     {"span_kopecks", (PyCFunction)(void (*)(void))span_kopecks, METH_FASTCALL,
      "span_kopecks(cells, spans, plain_empty) -> kopecks of each span, or None"},
+    {"column_texts", (PyCFunction)(void (*)(void))column_texts, METH_FASTCALL,
+     "column_texts(cells, columns) -> {header: text or None}, or None"},
     {NULL, NULL, 0, NULL},
 };
 

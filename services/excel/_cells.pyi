@@ -1,5 +1,5 @@
 # The C cell primitives (services/excel/_cells.c); the Python twins are `squash_python`
-# (services/excel/text.py), `format_kopecks_python` and `span_kopecks_python` (values.py).
+# and `column_texts_python` (services/excel/text.py), `format_kopecks_python` and `span_kopecks_python` (values.py).
 from .model import CellValue
 
 def squash(text: str, /) -> str: ...
@@ -7,3 +7,6 @@ def format_kopecks(kopecks: int, /) -> str: ...
 def span_kopecks(
     cells: list[CellValue], spans: tuple[tuple[int, int], ...], plain_empty: bool, /
 ) -> list[int | None] | None: ...
+def column_texts(
+    cells: list[CellValue], columns: tuple[tuple[int, str], ...], /
+) -> dict[str, str | None] | None: ...

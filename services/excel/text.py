@@ -14,7 +14,7 @@ from services.excel.model import CellValue
 
 from ._kernels import native
 
-__all__ = ["cell_text", "squash"]
+__all__ = ["cell_text", "column_texts", "squash"]
 
 
 def squash_python(text: str) -> str:
@@ -28,7 +28,30 @@ def squash_python(text: str) -> str:
     return " ".join(text.split())
 
 
+def column_texts_python(
+    cells: list[CellValue], columns: tuple[tuple[int, str], ...]
+) -> dict[str, str | None] | None:
+    """Header → the squashed text of the row's cell at each (index, header) column (None for
+    an empty cell or one past the row), when every such cell is text or nothing; else None
+    (a number, a date…: the caller reads those its own way). The reference of
+    `column_texts`, its C twin where built (`_kernels`)."""
+    texts: dict[str, str | None] = {}
+    width = len(cells)
+    for index, header in columns:
+        value = cells[index] if 0 <= index < width else None
+        if value is None:
+            texts[header] = None
+        elif type(value) is str:
+            texts[header] = squash(value) or None
+        else:
+            return None
+    return texts
+
+
 squash: Callable[[str], str] = native("squash", squash_python)
+column_texts: Callable[
+    [list[CellValue], tuple[tuple[int, str], ...]], dict[str, str | None] | None
+] = native("column_texts", column_texts_python)
 
 
 def cell_text(value: CellValue, *, keep_midnight: bool = False) -> str:

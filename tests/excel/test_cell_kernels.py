@@ -1,12 +1,14 @@
 """The C cell primitives (services/excel/_cells.c) against their Python reference.
 
-A large sheet calls three small functions for nearly every cell: `squash` (a cell's text),
-`format_kopecks` (a sum's money string) and `span_kopecks` (the six sums of a trial-balance
-row, when they are plain). Each is written in C and in Python (`squash_python`,
-`format_kopecks_python`, `span_kopecks_python`, the reference); these tests hold each pair
-equal on generated values and on the edge cases (every Unicode space, kopecks past 2**63 and
-10**20, NaN and infinities, sub-kopeck floats, ties of the rounding), and prove the C twins
-are built and in use unless ARM_KA_PURE_PYTHON=1 asks for the Python ones.
+A large sheet calls four small functions for nearly every cell or row: `squash` (a cell's
+text), `format_kopecks` (a sum's money string), `span_kopecks` (the six sums of a
+trial-balance row, when they are plain) and `column_texts` (a row's text columns by header).
+Each is written in C and in Python (`squash_python`, `format_kopecks_python`,
+`span_kopecks_python`, `column_texts_python`, the reference); these tests hold each pair equal
+on generated values and on the edge cases (every Unicode space, kopecks past 2**63 and 10**20,
+NaN and infinities, sub-kopeck floats, ties of the rounding, indexes past the row or from its
+end), and prove the C twins are built and in use unless ARM_KA_PURE_PYTHON=1 asks for the
+Python ones.
 """
 
 from __future__ import annotations
@@ -47,10 +49,12 @@ def test_the_readers_use_the_c_primitives_unless_python_is_asked_for() -> None:
         assert text.squash is text.squash_python
         assert values.format_kopecks is values.format_kopecks_python
         assert values.span_kopecks is values.span_kopecks_python
+        assert text.column_texts is text.column_texts_python
     else:
         assert text.squash is _cells.squash
         assert values.format_kopecks is _cells.format_kopecks
         assert values.span_kopecks is _cells.span_kopecks
+        assert text.column_texts is _cells.column_texts
 
 
 # --- squash -------------------------------------------------------------------------------
@@ -214,3 +218,43 @@ def test_span_kopecks_refuses_what_it_cannot_read() -> None:
         _cells.span_kopecks((1.0,), ((0, 0),), True)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _cells.span_kopecks([1.0], ((0, 0, 0),), True)  # type: ignore[arg-type]
+
+
+# --- column_texts -------------------------------------------------------------------------
+
+_TEXT_CELLS = st.lists(
+    st.one_of(
+        st.text(alphabet=st.sampled_from(_SPACES + _NOT_SPACES), max_size=6),
+        st.sampled_from([None, "", 1.5, 7, True]),
+    ),
+    max_size=8,
+)
+_COLUMNS = st.lists(
+    st.tuples(st.integers(min_value=-2, max_value=9), st.sampled_from(["КПП", "Договор", "x"])),
+    max_size=4,
+).map(tuple)
+
+
+@needs_c
+@settings(max_examples=1000, deadline=None)
+@given(_TEXT_CELLS, _COLUMNS)
+def test_column_texts_agrees_on_any_row(
+    cells: list[CellValue], columns: tuple[tuple[int, str], ...]
+) -> None:
+    """The same texts under the same headers in the same order, or left to the caller alike."""
+    expected = text.column_texts_python(cells, columns)
+    found = _cells.column_texts(cells, columns)
+    assert found == expected
+    if expected is not None:
+        assert found is not None
+        assert list(found) == list(expected)
+
+
+@needs_c
+def test_column_texts_reads_texts_and_leaves_numbers_to_the_caller() -> None:
+    columns = ((1, "КПП"), (2, "Договор"), (9, "Вид"))
+    row: list[CellValue] = ["", "7701\xa0001", "  ", None]
+    assert _cells.column_texts(row, columns) == {"КПП": "7701 001", "Договор": None, "Вид": None}
+    assert _cells.column_texts(["", 770101001.0, ""], columns) is None
+    with pytest.raises(TypeError):
+        _cells.column_texts(row, ((1,),))  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from services.excel.model import CellValue, Sheet
-from services.excel.text import squash
+from services.excel.text import column_texts, squash
 from services.excel.values import format_kopecks, parse_kopecks, span_kopecks
 
 from ._accounts import account_code
@@ -408,6 +408,18 @@ def _extra(
     cells: list[CellValue], extras: tuple[tuple[int, str], ...], indicator_col: int | None
 ) -> dict[str, str | None]:
     """The extra columns' texts by header (`extras`: the layout's (index, header) pairs)."""
+    extra = column_texts(cells, extras)  # a row of texts (most rows), in C where built
+    if extra is None:
+        extra = _extra_values(cells, extras)
+    if indicator_col is not None:
+        extra["Показатели"] = _text_at(cells, indicator_col) or None
+    return extra
+
+
+def _extra_values(
+    cells: list[CellValue], extras: tuple[tuple[int, str], ...]
+) -> dict[str, str | None]:
+    """`_extra`'s columns where some cell is a number or a date, each read as a person reads it."""
     extra: dict[str, str | None] = {}
     width = len(cells)
     for index, header in extras:
@@ -418,8 +430,6 @@ def _extra(
             extra[header] = None
         else:
             extra[header] = _extra_text(value)
-    if indicator_col is not None:
-        extra["Показатели"] = _text_at(cells, indicator_col) or None
     return extra
 
 
