@@ -3,6 +3,33 @@
 #                   (after `python -m services.arm_core migrate`)
 #   tabular-parser  faststream run services.tabular_parser.app:create_app --factory --host 0.0.0.0 --port 8001
 #   scan-gateway    faststream run services.scan_gateway.app:create_app --factory --host 0.0.0.0 --port 8002
+# Two stages: `build` compiles the project's wheel (its C kernels, services/excel/_walk.c and
+# _cells.c, need gcc and the Python headers); the image installs that wheel and has no compiler.
+FROM python:3.11-slim AS build
+
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# gcc and the C library's headers; the interpreter's own headers when it has none (the official
+# image has them under /usr/local/include; Debian's python3 needs python3-dev).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && if [ ! -e "$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then \
+         apt-get install -y --no-install-recommends python3-dev; \
+       fi \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY services ./services
+# The extensions are optional in setup.py (a laptop without a compiler still installs);
+# here a wheel without either fails the build.
+RUN --mount=type=secret,id=build_ca \
+    if [ -s /run/secrets/build_ca ]; then export PIP_CERT=/run/secrets/build_ca; fi; \
+    pip wheel --no-deps --wheel-dir /wheels . \
+    && python3 -m zipfile -l /wheels/*.whl | grep -q 'services/excel/_walk\..*\.so' \
+    && python3 -m zipfile -l /wheels/*.whl | grep -q 'services/excel/_cells\..*\.so'
+
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -29,14 +56,16 @@ RUN --mount=type=secret,id=build_ca \
     if [ -s /run/secrets/build_ca ]; then export PIP_CERT=/run/secrets/build_ca; fi; \
     pip install --require-hashes --no-deps -r requirements.lock
 
-# The project: the import root services/ and the source contracts/ the schema registry reads.
-# `--no-deps`: everything it needs is already installed from the lock above.
-COPY pyproject.toml README.md ./
+# The project: the import root services/ and the source contracts/ the schema registry reads,
+# and the wheel the build stage made, installed with `--no-deps` (everything it needs is already
+# installed from the lock above). The working directory comes first on the import path, so the
+# compiled kernels are put beside their sources as well (`python -I` imports the installed
+# copies, proving they load).
 COPY services ./services
 COPY contracts ./contracts
-RUN --mount=type=secret,id=build_ca \
-    if [ -s /run/secrets/build_ca ]; then export PIP_CERT=/run/secrets/build_ca; fi; \
-    pip install --no-deps .
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-deps /wheels/*.whl \
+    && python -I -c "import shutil, services.excel._walk as w, services.excel._cells as c; [shutil.copy(m.__file__, 'services/excel/') for m in (w, c)]"
 
 # The registry finds contracts/ beside services/ (the working directory comes first on the
 # import path of `faststream run`, uvicorn and `python -m`); say it explicitly all the same.

@@ -5,12 +5,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock containers-check clean
+.PHONY: help install test test-fast test-python-walks check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock containers-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
 
-$(STAMP): pyproject.toml services/excel/_walk.c services/excel/_cells.c
+$(STAMP): pyproject.toml setup.py services/excel/_walk.c services/excel/_cells.c
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip setuptools wheel
 	$(PY) -m pip install -q -e '.[dev]'
@@ -23,6 +23,9 @@ test: install  ## the whole test suite (real nats-server and S3 started by the t
 
 test-fast: install  ## everything but the slow and end-to-end tests
 	$(PY) -m pytest -m 'not slow and not e2e'
+
+test-python-walks: install  ## the Excel tests again on the Python record walks (the reference of the C ones)
+	ARM_KA_PURE_PYTHON=1 $(PY) -m pytest tests/excel -q
 
 lint: install  ## ruff check and format check of services, tests, scripts and benchmarks
 	$(VENV)/bin/ruff check services tests scripts benchmarks

@@ -319,7 +319,8 @@ def show(containers: list[dict[str, Any]]) -> None:
 
 
 def check_image(docker: str, image: str) -> None:
-    """No test or dev package inside, Tesseract with Russian present, the non-root user; size."""
+    """No test or dev package inside, the C kernels in use, Tesseract with Russian present, the
+    non-root user; size."""
     script = (
         "import importlib.metadata as m, json, os;"
         "print(json.dumps({'dists': sorted({d.metadata['Name'] for d in m.distributions()}),"
@@ -335,6 +336,15 @@ def check_image(docker: str, image: str) -> None:
     if found["uid"] == 0:
         raise CheckFailed("the image runs as root")
     say(f"   {len(installed)} Python distributions; none of the dev/devstack extras")
+    # The services import from the working directory first: the compiled kernels must load
+    # from there, as they do for them (the Python kernels would serve, slower, unnoticed).
+    kernels = (
+        "import services.excel._walk as w, services.excel._cells as c,"
+        " services.excel._xlsb_scan as s;"
+        "assert s.walk_xlsb is w.walk_xlsb; print(w.__file__, c.__file__)"
+    )
+    kernel_files = run([docker, "run", "--rm", image, "python", "-c", kernels], capture=True).stdout
+    say(f"   C kernels in use: {kernel_files.strip()}")
     langs = run(
         [docker, "run", "--rm", image, "tesseract", "--list-langs"], capture=True
     ).stdout.split()

@@ -355,19 +355,45 @@ def _all(keyword: str) -> list[str]:
     return [args for kw, args in _dockerfile() if kw == keyword]
 
 
+def _stages() -> list[list[tuple[str, str]]]:
+    """The instructions of each build stage, in order (a stage starts at its FROM)."""
+    stages: list[list[tuple[str, str]]] = []
+    for keyword, args in _dockerfile():
+        if keyword == "FROM":
+            stages.append([])
+        if stages:
+            stages[-1].append((keyword, args))
+    return stages
+
+
 def test_dockerfile_installs_the_project() -> None:
-    """python:3.11-slim; pyproject, services/ and contracts/ copied; `pip install .`;
-    Tesseract with Russian and English for the scan-gateway; a non-root user."""
-    assert _all("FROM") == ["python:3.11-slim"]
+    """python:3.11-slim; pyproject, services/ and contracts/ copied; the project's wheel built
+    in a `build` stage and installed in the image; Tesseract with Russian and English for the
+    scan-gateway; a non-root user."""
+    assert _all("FROM") == ["python:3.11-slim AS build", "python:3.11-slim"]
     copies = _all("COPY")
     copied = {src for args in copies for src in args.split()[:-1]}
     assert {"pyproject.toml", "README.md", "services", "contracts"} <= copied
-    runs = " ".join(_all("RUN"))
-    assert "pip install --no-deps ." in runs
+    build, image = (" ".join(args for kw, args in stage if kw == "RUN") for stage in _stages())
+    assert "pip wheel --no-deps --wheel-dir /wheels ." in build
+    assert "pip install --no-deps /wheels/*.whl" in image
+    assert "from=build,source=/wheels" in image
     for package in ("tesseract-ocr", "tesseract-ocr-rus", "tesseract-ocr-eng"):
-        assert re.search(rf"(?<![\w-]){package}(?![\w-])", runs), package
+        assert re.search(rf"(?<![\w-]){package}(?![\w-])", image), package
     users = _all("USER")
     assert users and users[-1] not in {"root", "0"}
+
+
+def test_the_compiler_stays_in_the_build_stage() -> None:
+    """gcc builds the C kernels (services/excel/_walk.c, _cells.c) in the build stage, which
+    refuses a wheel without them; the image installs no compiler and loads the compiled modules
+    from beside their sources (the working directory comes first on the import path)."""
+    build, image = (" ".join(args for kw, args in stage if kw == "RUN") for stage in _stages())
+    assert re.search(r"apt-get install [^&]*\bgcc\b", build)
+    assert not re.search(r"\b(gcc|build-essential|python3-dev|libc6-dev)\b", image)
+    for name in ("_walk", "_cells"):
+        assert f"services/excel/{name}" in build, name
+        assert f"services.excel.{name} as" in image, name
 
 
 def test_dockerfile_points_the_registry_at_the_copied_contracts() -> None:
