@@ -5,6 +5,9 @@ carry the outline level, cell records their row/column (the real extent, checked
 caps before calamine allocates) and their XF (bold rows). Records are walked by header; a cell's
 number is decoded only when its XF's format is a date trap (`numfmt`), so that the reader can
 undo calamine's date guess.
+
+The sheet walk runs in C (`_walk.walk_xls`) when it is built; `walk_xls_python` is its
+reference and fallback (`_kernels`, docs/decisions/0040-speed-at-the-floor.md).
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ their column (the real extent, checked against the caps before calamine allocate
 cell XF (bold rows, with the bold XFs read from xl/styles.bin; the stored number of cells whose
 format is a date trap, see `numfmt`). Styles are a hint: a styles part that is missing,
 oversized or damaged gives no bold rows and no trap cells instead of failing the read.
+
+The sheet walk runs in C (`_walk.walk_xlsb`) when it is built; `walk_xlsb_python` is its
+reference and fallback (`_kernels`, docs/decisions/0040-speed-at-the-floor.md).
 """
 
 from __future__ import annotations
