@@ -65,7 +65,8 @@ COPY services ./services
 COPY contracts ./contracts
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-deps /wheels/*.whl \
-    && python -I -c "import shutil, services.excel._walk as w, services.excel._cells as c; [shutil.copy(m.__file__, 'services/excel/') for m in (w, c)]"
+    && python -I -c "import shutil, services.excel._walk as w, services.excel._cells as c; \
+                     shutil.copy(w.__file__, 'services/excel/'); shutil.copy(c.__file__, 'services/excel/')"
 
 # The registry finds contracts/ beside services/ (the working directory comes first on the
 # import path of `faststream run`, uvicorn and `python -m`); say it explicitly all the same.

@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast test-python-walks check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock containers-check clean
+.PHONY: help install test test-fast test-pure-python check lint typecheck contracts models models-check asyncapi asyncapi-check openapi openapi-check run demo screenshots bench lock containers-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*##' $(MAKEFILE_LIST) | sed 's/:.*##/\t/' | expand -t 16
@@ -24,7 +24,7 @@ test: install  ## the whole test suite (real nats-server and S3 started by the t
 test-fast: install  ## everything but the slow and end-to-end tests
 	$(PY) -m pytest -m 'not slow and not e2e'
 
-test-python-walks: install  ## the Excel tests again on the Python record walks (the reference of the C ones)
+test-pure-python: install  ## the Excel tests again on the Python kernels (the reference of the C ones)
 	ARM_KA_PURE_PYTHON=1 $(PY) -m pytest tests/excel -q
 
 lint: install  ## ruff check and format check of services, tests, scripts and benchmarks
