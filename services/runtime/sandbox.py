@@ -162,13 +162,17 @@ def release_later(value: Any) -> None:
     """Let go of `value`, which the caller no longer needs, when that costs nothing.
 
     Freeing a large result (the million objects of a 100k-row ОСВ's documents, ~40 ms) would
-    otherwise sit between the recognition and its reply. A worker forked from a command
-    (`Sandbox.start_by_fork`: one local file) keeps the last value given until its next task
-    or its exit, which frees nothing; any other worker lets go of it now, so that a service's
-    idle worker holds no finished result.
+    otherwise sit between the recognition and its reply, and so would the collector's first
+    pass over them once a caller that paused it resumes it (~45 ms). A worker forked from a
+    command (`Sandbox.start_by_fork`: one local file) keeps the last value given until its next
+    task or its exit, which frees nothing, and moves every object it holds out of the
+    collector's sight (`gc.freeze`; call this before resuming the collector); any other worker
+    lets go of the value now, so that a service's idle worker holds no finished result and its
+    collector still sees everything.
     """
     if _keeping:
         _kept[:] = [value]
+        gc.freeze()
 
 
 def _call_through(fn: Callable[..., Any], packed: tuple[bytes, str], shared: int) -> _Outcome:

@@ -80,7 +80,7 @@ def recognize_encoded(data: bytes) -> EncodedRecognition:
     with _gc_paused():
         recognition = recognize_bytes(data)
         encoded = recognition.encode()
-    release_later(recognition)  # freeing the documents need not delay the reply
+        release_later(recognition)  # neither freeing nor collecting them delays the reply
     return encoded
 
 

@@ -57,19 +57,21 @@ class Result:  # a value a weak reference can follow
     pass
 
 
-def released(keep: bool) -> bool:
+def released(keep: bool) -> list[bool]:
     # Whether a value handed to `release_later` is still alive right after (kept when `keep`;
-    # otherwise a new value given next replaces it).
-    import weakref
+    # otherwise a new value given next replaces it), and whether the collector was told to
+    # look away from what the process holds (gc.freeze).
+    import gc, weakref
     from services.runtime.sandbox import release_later
 
+    gc.unfreeze()
     value = Result()
     alive = weakref.ref(value)
     release_later(value)
     if not keep:
         release_later(None)
     del value
-    return alive() is not None
+    return [alive() is not None, gc.get_freeze_count() > 0]
 """
 
 
@@ -219,15 +221,16 @@ def test_large_bytes_travel_in_the_shared_file_and_only_their_place_in_the_pickl
 
 def test_a_forked_worker_keeps_a_released_value_until_it_is_replaced() -> None:
     """`release_later` in the worker forked for one file keeps the value (its freeing would sit
-    before the reply, and the worker's exit frees nothing); the next value replaces it, so at
-    most one result is held. Any other process (a fork-server worker, here the parent: the
-    flag is only set by the forked worker's task) lets go of it at once."""
+    before the reply, and the worker's exit frees nothing) and freezes what it holds (the
+    collector's pass over it would sit there too); the next value replaces it, so at most one
+    result is held. Any other process (a fork-server worker, here the parent: the flag is only
+    set by the forked worker's task) lets go of it at once and freezes nothing."""
     found = _run(
         """
         forked = Sandbox(SandboxSettings(workers=1, memory_limit_bytes=None))
         forked.start_by_fork()
 
-        async def main() -> list[bool]:
+        async def main() -> list[list[bool]]:
             async with forked:
                 return [
                     await forked.run(released, True),
@@ -238,4 +241,4 @@ def test_a_forked_worker_keeps_a_released_value_until_it_is_replaced() -> None:
         print(json.dumps(asyncio.run(main())))
         """
     )
-    assert found == [True, False, False]
+    assert found == [[True, True], [False, True], [False, False]]
