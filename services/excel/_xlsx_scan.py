@@ -39,7 +39,7 @@ _ROW_TAG = re.compile(rb"<row\b([^>]*)>")
 _ATTR_R = re.compile(rb'\br="(\d+)"')
 _ATTR_OUTLINE = re.compile(rb'\boutlineLevel="(\d+)"')
 _CELL_COL_FIRST = re.compile(rb'<c r="([A-Z]{1,3})[0-9]')
-_CELL_ROW_FIRST = re.compile(rb'<c r="[A-Z]{1,3}([0-9]{1,7})"')
+_CELL_ROW_FIRST = re.compile(rb'<c r="[A-Z]{1,3}([0-9]+)"')
 _OUTLINED_ROW = re.compile(rb'<row r="([0-9]+)"[^>]*?\boutlineLevel="([0-9]+)"')
 _ROW_R_FIRST = re.compile(rb'<row r="([0-9]+)"')
 _CELL_COLS = re.compile(rb'<c\b[^>]*?\br="([A-Z]+)\d')
@@ -245,6 +245,10 @@ def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
 def _guard_block(block: bytes, extent: _Extent) -> None:
     """Fast path for the attribute order every known writer uses (`r` first), else generic.
 
+    The fast path counts a row only when it has read every cell's row: a reference it could
+    not read (more digits than Excel has rows, A20000000) would otherwise go unmeasured, and
+    calamine would allocate the rows up to it before the reader's own check.
+
     A DOCTYPE can only precede the root element (checked on the head), so the body is not
     searched for one again.
     """
@@ -253,9 +257,11 @@ def _guard_block(block: bytes, extent: _Extent) -> None:
     if not (cells and _within_known(block, extent)):
         letters = _CELL_COL_FIRST.findall(block)
         if len(letters) == cells:
-            _widen(extent, set(letters), set(_CELL_ROW_FIRST.findall(block)))
-        else:
-            _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
+            numbers = _CELL_ROW_FIRST.findall(block)
+            if len(numbers) == cells:  # every cell's row read, however many digits it has
+                _widen(extent, set(letters), set(numbers))
+                return
+        _widen(extent, set(_CELL_COLS.findall(block)), set(_CELL_ROWS.findall(block)))
 
 
 def _describe_sheet(

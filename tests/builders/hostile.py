@@ -90,15 +90,18 @@ def xxe_xlsx(target: str = "file:///etc/passwd") -> bytes:
     return replace_member(_base(), "xl/sharedStrings.xml", part)
 
 
-def far_cell_xlsx(ref: str = "XFD1048576", *, with_a1: bool = True) -> bytes:
-    """A sheet whose used range reaches `ref` (a sparse cell calamine would allocate to)."""
+def far_cell_xlsx(
+    ref: str = "XFD1048576", *, with_a1: bool = True, declared: bool = True
+) -> bytes:
+    """A sheet whose used range reaches `ref` (a sparse cell calamine would allocate to);
+    without `declared`, no `<dimension>` says so: only the cells do."""
     cells = b'<row r="1"><c r="A1"><v>1</v></c></row>' if with_a1 else b""
     row = "".join(ch for ch in ref if ch.isdigit()).encode()
+    dimension = b'<dimension ref="A1:' + ref.encode() + b'"/>' if declared else b""
     sheet = (
         _SHEET_HEAD
-        + b'<dimension ref="A1:'
-        + ref.encode()
-        + b'"/><sheetData>'
+        + dimension
+        + b"<sheetData>"
         + cells
         + b'<row r="'
         + row

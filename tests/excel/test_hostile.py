@@ -6,6 +6,8 @@ calamine would show up as SandboxCrashed instead of killing the test process.
 
 from __future__ import annotations
 
+import io
+import zipfile
 from collections.abc import AsyncIterator, Callable
 
 import pytest
@@ -17,6 +19,7 @@ from services.excel import (
     UnreadableWorkbook,
     load_workbook,
 )
+from services.excel._xlsx_scan import scan_xlsx
 from services.runtime.sandbox import Sandbox, SandboxCrashed, SandboxSettings
 from tests.builders import (
     CellInput,
@@ -73,6 +76,26 @@ async def test_a_far_cell_is_refused_by_the_area_cap(sandbox: Sandbox) -> None:
     with pytest.raises(LimitExceeded) as caught:
         await sandbox.run(load_workbook, far_cell_xlsx("XFD900000"))
     assert caught.value.limit == "max_cells"
+
+
+@pytest.mark.parametrize("ref", ["A20000000", "Z30000000", "B1234567890123"])
+async def test_a_row_past_excels_last_is_refused_before_calamine_allocates(
+    sandbox: Sandbox, ref: str
+) -> None:
+    """No `<dimension>`, a cell whose row has more digits than Excel's last row: the guard
+    pass reads that row too and refuses it. Left to calamine, its dense grid up to that row
+    (25 GB for Z30000000) would kill the worker, or pass RLIMIT_AS and be refused only after."""
+    with pytest.raises(LimitExceeded) as caught:
+        await sandbox.run(load_workbook, far_cell_xlsx(ref, declared=False))
+    assert caught.value.limit == "max_rows"
+    assert caught.value.actual == int(ref.lstrip("ABZ"))  # rows 1 to that one
+
+
+def test_the_guard_pass_itself_measures_a_row_of_many_digits() -> None:
+    """The refusal comes from the streaming guard, before any sheet is parsed."""
+    archive = zipfile.ZipFile(io.BytesIO(far_cell_xlsx("A20000000", declared=False)))
+    with pytest.raises(LimitExceeded, match="max_rows is 20000000"):
+        scan_xlsx(archive, Limits())
 
 
 async def test_a_lone_far_cell_under_the_caps_opens_sparse(sandbox: Sandbox) -> None:
