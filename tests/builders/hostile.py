@@ -90,9 +90,7 @@ def xxe_xlsx(target: str = "file:///etc/passwd") -> bytes:
     return replace_member(_base(), "xl/sharedStrings.xml", part)
 
 
-def far_cell_xlsx(
-    ref: str = "XFD1048576", *, with_a1: bool = True, declared: bool = True
-) -> bytes:
+def far_cell_xlsx(ref: str = "XFD1048576", *, with_a1: bool = True, declared: bool = True) -> bytes:
     """A sheet whose used range reaches `ref` (a sparse cell calamine would allocate to);
     without `declared`, no `<dimension>` says so: only the cells do."""
     cells = b'<row r="1"><c r="A1"><v>1</v></c></row>' if with_a1 else b""
