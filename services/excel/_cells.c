@@ -4,6 +4,7 @@
  * generated and edge-case values, tests/excel/test_cell_kernels.py):
  *   squash          services.excel.text.squash_python        " ".join(text.split())
  *   format_kopecks  services.excel.values.format_kopecks_python
+ *   money_strings   services.excel.values.money_strings_python
  *   span_kopecks    services.excel.values.span_kopecks_python
  *   column_texts    services.excel.text.column_texts_python
  *
@@ -17,6 +18,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define EXACT_FLOAT 1e13 /* below it, round(x * 100) / 100 == x means x is exact kopecks */
 
@@ -67,23 +69,37 @@ squash(PyObject *module, PyObject *text)
     return joined;
 }
 
-/* sign + roubles + ("." + two digits if the kopecks part is not 0) for |kopecks| < 2**63. */
+/* sign + roubles + ("." + two digits if the kopecks part is not 0) for |kopecks| < 2**63:
+ * the digits written from the end of a small buffer, then copied into an ASCII str. */
 static PyObject *
 format_small(long long kopecks)
 {
-    char buf[48];
+    char buf[32];
+    char *end = buf + sizeof buf;
+    char *at = end;
     unsigned long long magnitude =
         kopecks < 0 ? (unsigned long long)(-(kopecks + 1)) + 1ULL : (unsigned long long)kopecks;
-    unsigned long long roubles = magnitude / 100ULL;
     unsigned int rest = (unsigned int)(magnitude % 100ULL);
-    const char *sign = kopecks < 0 ? "-" : "";
-    int written = rest ? snprintf(buf, sizeof buf, "%s%llu.%02u", sign, roubles, rest)
-                       : snprintf(buf, sizeof buf, "%s%llu", sign, roubles);
-    if (written < 0 || (size_t)written >= sizeof buf) {
-        PyErr_SetString(PyExc_SystemError, "format_kopecks: buffer");
+    unsigned long long roubles = magnitude / 100ULL;
+    if (rest) {
+        *--at = (char)('0' + rest % 10);
+        *--at = (char)('0' + rest / 10);
+        *--at = '.';
+    }
+    do {
+        *--at = (char)('0' + roubles % 10);
+        roubles /= 10;
+    } while (roubles);
+    if (kopecks < 0) {
+        *--at = '-';
+    }
+    Py_ssize_t length = end - at;
+    PyObject *text = PyUnicode_New(length, 127);
+    if (text == NULL) {
         return NULL;
     }
-    return PyUnicode_FromStringAndSize(buf, written);
+    memcpy(PyUnicode_1BYTE_DATA(text), at, (size_t)length);
+    return text;
 }
 
 /* The same for a larger int, through Python's own int operations (rare: over 9.2e16 roubles). */
@@ -211,6 +227,38 @@ format_kopecks(PyObject *module, PyObject *kopecks)
     return format_small(value);
 }
 
+/* money_strings(values) -> [format_kopecks(v) or None for each v], None kept. */
+static PyObject *
+money_strings(PyObject *module, PyObject *values)
+{
+    if (!PyList_Check(values)) {
+        PyErr_SetString(PyExc_TypeError, "money_strings() expects a list");
+        return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(values);
+    PyObject *texts = PyList_New(count);
+    if (texts == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *value = PyList_GET_ITEM(values, k);
+        PyObject *text;
+        if (value == Py_None) {
+            Py_INCREF(Py_None);
+            text = Py_None;
+        }
+        else {
+            text = format_kopecks(module, value);
+            if (text == NULL) {
+                Py_DECREF(texts);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(texts, k, text);
+    }
+    return texts;
+}
+
 /* Python's round(x) for a float: half-way cases to even. */
 static double
 round_half_even(double x)
@@ -305,6 +353,7 @@ span_kopecks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef methods[] = {
     {"squash", squash, METH_O, "squash(text) -> \" \".join(text.split())"},
     {"format_kopecks", format_kopecks, METH_O, "format_kopecks(kopecks) -> the money string"},
+    {"money_strings", money_strings, METH_O, "money_strings(values) -> the money strings, None kept"},
     {"span_kopecks", (PyCFunction)(void (*)(void))span_kopecks, METH_FASTCALL,
      "span_kopecks(cells, spans, plain_empty) -> kopecks of each span, or None"},
     {"column_texts", (PyCFunction)(void (*)(void))column_texts, METH_FASTCALL,

@@ -21,6 +21,7 @@ __all__ = [
     "format_amount",
     "format_kopecks",
     "looks_like_malformed_amount",
+    "money_strings",
     "parse_amount",
     "parse_kopecks",
     "span_kopecks",
@@ -69,6 +70,12 @@ def format_kopecks_python(kopecks: int) -> str:
     return f"{sign}{roubles}.{rest:02d}" if rest else f"{sign}{roubles}"
 
 
+def money_strings_python(values: list[int | None]) -> list[str | None]:
+    """`format_kopecks` of each amount, None kept (a row's six sums at once). The reference of
+    `money_strings`, its C twin where built (`_kernels`)."""
+    return [None if value is None else format_kopecks(value) for value in values]
+
+
 def span_kopecks_python(
     cells: list[CellValue], spans: tuple[tuple[int, int], ...], plain_empty: bool
 ) -> list[int | None] | None:
@@ -112,6 +119,9 @@ def _plain_empty(value: object) -> bool:
 
 
 format_kopecks: Callable[[int], str] = native("format_kopecks", format_kopecks_python)
+money_strings: Callable[[list[int | None]], list[str | None]] = native(
+    "money_strings", money_strings_python
+)
 span_kopecks: Callable[
     [list[CellValue], tuple[tuple[int, int], ...], bool], list[int | None] | None
 ] = native("span_kopecks", span_kopecks_python)

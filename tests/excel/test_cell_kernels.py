@@ -1,7 +1,7 @@
 """The C cell primitives (services/excel/_cells.c) against their Python reference.
 
-A large sheet calls four small functions for nearly every cell or row: `squash` (a cell's
-text), `format_kopecks` (a sum's money string), `span_kopecks` (the six sums of a
+A large sheet calls a few small functions for nearly every cell or row: `squash` (a cell's
+text), `format_kopecks` and `money_strings` (a sum's, a row's money strings), `span_kopecks` (the six sums of a
 trial-balance row, when they are plain) and `column_texts` (a row's text columns by header).
 Each is written in C and in Python (`squash_python`, `format_kopecks_python`,
 `span_kopecks_python`, `column_texts_python`, the reference); these tests hold each pair equal
@@ -48,11 +48,13 @@ def test_the_readers_use_the_c_primitives_unless_python_is_asked_for() -> None:
     if _PURE or _cells is None:
         assert text.squash is text.squash_python
         assert values.format_kopecks is values.format_kopecks_python
+        assert values.money_strings is values.money_strings_python
         assert values.span_kopecks is values.span_kopecks_python
         assert text.column_texts is text.column_texts_python
     else:
         assert text.squash is _cells.squash
         assert values.format_kopecks is _cells.format_kopecks
+        assert values.money_strings is _cells.money_strings
         assert values.span_kopecks is _cells.span_kopecks
         assert text.column_texts is _cells.column_texts
 
@@ -149,6 +151,23 @@ def test_format_kopecks_agrees_at_the_edges(kopecks: int) -> None:
 def test_format_kopecks_agrees_on_any_int(kopecks: int) -> None:
     expected = _formatted(values.format_kopecks_python, kopecks)
     assert _formatted(_cells.format_kopecks, kopecks) == expected
+
+
+@needs_c
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.integers(min_value=-(10**21), max_value=10**21))))
+def test_money_strings_agrees_on_any_row_of_sums(sums: list[int | None]) -> None:
+    expected = _formatted(values.money_strings_python, sums)  # type: ignore[arg-type]
+    assert _formatted(_cells.money_strings, sums) == expected  # type: ignore[arg-type]
+
+
+@needs_c
+def test_money_strings_keeps_none_and_refuses_what_it_cannot_read() -> None:
+    assert _cells.money_strings([None, 150, -5, 0]) == [None, "1.50", "-0.05", "0"]
+    with pytest.raises(TypeError):
+        _cells.money_strings((1, 2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _cells.money_strings([1.5])  # type: ignore[list-item]
 
 
 @needs_c

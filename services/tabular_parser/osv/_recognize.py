@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.excel.model import CellRange, Sheet, sheet_ref
-from services.excel.values import format_kopecks
+from services.excel.values import format_kopecks, money_strings
 
 from ._body import Body, Entry, Issue, read_body
 from ._cells import cell_text
@@ -221,11 +221,10 @@ def _rows(entries: list[Entry], prefix: str) -> list[dict[str, Any]]:
     """The contract rows, in `_columns.SUM_FIELDS` order for the sums (one flat loop: it runs
     once per row of a large sheet). An entry's `extra` is used as is, not copied: the entries
     are dropped once the document is built."""
-    money = format_kopecks
     rows: list[dict[str, Any]] = []
     append = rows.append
     for entry in entries:
-        od, oc, td, tc, cd, cc = entry.values
+        od, oc, td, tc, cd, cc = money_strings(entry.values)
         row: dict[str, Any] = {
             "row_index": entry.row_index,
             "ref": f"{prefix}{entry.row_index + 1}",
@@ -234,12 +233,12 @@ def _rows(entries: list[Entry], prefix: str) -> list[dict[str, Any]]:
             "account": entry.account,
             "name": entry.name,
             "inn": entry.inn,
-            "opening_debit": None if od is None else money(od),
-            "opening_credit": None if oc is None else money(oc),
-            "turnover_debit": None if td is None else money(td),
-            "turnover_credit": None if tc is None else money(tc),
-            "closing_debit": None if cd is None else money(cd),
-            "closing_credit": None if cc is None else money(cc),
+            "opening_debit": od,
+            "opening_credit": oc,
+            "turnover_debit": td,
+            "turnover_credit": tc,
+            "closing_debit": cd,
+            "closing_credit": cc,
         }
         if entry.extra:
             row["extra"] = entry.extra
