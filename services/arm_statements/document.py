@@ -49,7 +49,7 @@ from services.arm_statements.forms import OWN_NUMBERING_OKUD, FormKind
 from services.arm_statements.header_fields import HEADER_FIELDS
 from services.arm_statements.money import format_amount, kopecks, parse_exact, too_precise
 from services.arm_statements.periods import PeriodKind, resolve_relative
-from services.arm_statements.recompute import (
+from services.arm_statements.recomputation import (
     CheckedLine,
     CheckRule,
     RecomputeResult,

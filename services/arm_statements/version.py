@@ -9,8 +9,9 @@ from __future__ import annotations
 import hashlib
 from functools import cache
 from pathlib import Path
+from typing import Final
 
-__all__ = ["compute_statements_version"]
+__all__ = ["compute_statements_version", "statements_version"]
 
 _PACKAGE = Path(__file__).resolve().parent
 _SUFFIXES = (".py", ".json")
@@ -35,3 +36,7 @@ def compute_statements_version(package: Path = _PACKAGE) -> str:
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return f"arm_statements-{digest.hexdigest()[:12]}"
+
+
+statements_version: Final[str] = compute_statements_version()
+"""``arm_statements-<12 hex>``: changes whenever this package's code or catalogue changes."""

@@ -50,11 +50,12 @@ __all__ = [
 
 Service = Literal["tabular-parser", "scan-gateway"]
 _SUFFIXES = frozenset({".xls", ".xlsx", ".xlsb", ".pdf", ".png", ".jpg", ".jpeg", *TIFF_SUFFIXES})
-_WORKER_MODULES: dict[Service, str] = {
-    "tabular-parser": "services.tabular_parser.recognizer",
-    "scan-gateway": "services.scan_gateway.local",
+_WORKER_MODULES: dict[Service, tuple[str, ...]] = {
+    # the statements recogniser is imported by the recogniser only when a sheet needs it
+    "tabular-parser": ("services.tabular_parser.recognizer", "services.tabular_parser.statements"),
+    "scan-gateway": ("services.scan_gateway.local",),
 }
-"""The module of each service's worker-process entry (what a worker imports for its first job)."""
+"""The modules of each service's worker-process entry (what a worker imports for its jobs)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,7 +327,7 @@ def _start_forkserver(services: set[Service]) -> None:
     """
     from multiprocessing import forkserver
 
-    modules = sorted(_WORKER_MODULES[service] for service in services)
+    modules = sorted(module for service in services for module in _WORKER_MODULES[service])
     forkserver.set_forkserver_preload([__package__ or "services.cli", *modules])
     forkserver.ensure_running()
 

@@ -24,8 +24,10 @@ from .values import (
     format_amount,
     format_kopecks,
     looks_like_malformed_amount,
+    money_strings,
     parse_amount,
     parse_kopecks,
+    span_kopecks,
 )
 
 __all__ = [
@@ -52,11 +54,13 @@ __all__ = [
     "format_kopecks",
     "load_workbook",
     "looks_like_malformed_amount",
+    "money_strings",
     "parse_amount",
     "parse_cell_ref",
     "parse_kopecks",
     "read_workbook",
     "sheet_ref",
+    "span_kopecks",
 ]
 
 

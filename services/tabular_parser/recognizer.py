@@ -31,11 +31,11 @@ from services.runtime.sandbox import release_later
 from services.runtime.sandboxed import SandboxRunner, run_recognition
 from services.tabular_parser.ledger import find_ledger_report
 from services.tabular_parser.osv import read_osv_sheet
-from services.tabular_parser.statements import SheetFailure, describe_sheet, recognize_statements
 
 if TYPE_CHECKING:  # the worker process imports this module: it needs no settings
     from services.runtime.worker_pool import BuiltRecognizer
     from services.tabular_parser.settings import TabularParserSettings
+    from services.tabular_parser.statements import StatementsResult
 
 __all__ = [
     "TabularRecognizer",
@@ -147,6 +147,8 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
         try:
             found = read_osv_sheet(sheet, release_rows=release_rows)
         except Exception as exc:  # one broken sheet must not stop the others
+            from services.tabular_parser.statements import SheetFailure  # see `_statements_of`
+
             failed.append(SheetFailure(sheet.name, type(exc).__name__, str(exc)).warning())
             continue
         failed.extend(failure.warning() for failure in found.failures)
@@ -157,22 +159,36 @@ def analyse_workbook(workbook: Workbook, *, release_rows: bool = False) -> Recog
         else:
             rest.append(sheet)
     has_osv = bool(placed)
-    statements = recognize_statements(rest)
-    placed.extend((_first_sheet_index(doc, order), doc) for doc in statements.documents)
-    warnings = failed + ledger + statements.file_warnings() + _ignored_cells(workbook)
+    statements = _statements_of(rest)
+    read = statements.documents if statements is not None else []
+    said = statements.file_warnings() if statements is not None else []
+    placed.extend((_first_sheet_index(doc, order), doc) for doc in read)
+    warnings = failed + ledger + said + _ignored_cells(workbook)
     documents = [doc for _, doc in sorted(placed, key=lambda item: item[0])]
     if not documents:
         raise RecognitionFailed(
             ErrorCode.RECOGNITION_FAILED, _nothing_found(workbook, warnings), warnings=warnings
         )
-    has_statements = bool(statements.documents)
-    group: GroupSchema = "mixed" if has_osv and has_statements else "osv" if has_osv else "rsbu"
+    version = statements.statements_version if statements is not None and read else None
+    group: GroupSchema = "mixed" if has_osv and read else "osv" if has_osv else "rsbu"
     return Recognition(
         documents=documents,
         warnings=warnings,
         group_schema=group,
-        statements_version=statements.statements_version if has_statements else None,
+        statements_version=version,
     )
+
+
+def _statements_of(sheets: list[Sheet]) -> StatementsResult | None:
+    """The statements recogniser over the sheets that are neither a trial balance nor a ledger
+    report; None when there are none. It is imported here, when first needed: a workbook of
+    trial balances (the large ones) never loads it, nor the line catalogue, the relations and
+    the document builder behind it (~25 ms of a one-file parse)."""
+    if not sheets:
+        return None
+    from services.tabular_parser.statements import recognize_statements
+
+    return recognize_statements(sheets)
 
 
 def _ignored_cells(workbook: Workbook) -> list[dict[str, Any]]:
@@ -216,6 +232,8 @@ def _sheet_said(sheet: Sheet, message: str | None) -> str:
     own = f"Лист «{sheet.name}»"
     if message and message.startswith(own):
         return "л" + message[1:]
+    from services.tabular_parser.statements import describe_sheet  # see `_statements_of`
+
     return f"лист «{sheet.name}» — {message or describe_sheet(sheet)}"
 
 

@@ -34,7 +34,7 @@ from services.arm_core.documents.read import DocumentBody, load_document, normal
 from services.arm_core.documents.store import is_osv
 from services.arm_core.exceptions import DoubtsLeft, InvalidCorrection
 from services.arm_statements.money import format_amount, parse_amount, too_precise
-from services.arm_statements.recompute import CheckRule, recheck
+from services.arm_statements.recomputation import CheckRule, recheck
 from services.contract.models.result_v2_dicts import (
     OsvDocument,
     StatementChecks,
