@@ -20,6 +20,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from xml.etree import ElementTree
 
+from ._inflate import read_member
 from ._kernels import native
 from ._meta import SheetMeta
 from ._xls_scan import rk_number
@@ -122,7 +123,7 @@ def read_part(archive: zipfile.ZipFile, name: str, limits: Limits) -> bytes:
     if info.file_size > limits.max_uncompressed_bytes:
         msg = f"part {name!r} is {info.file_size} bytes"
         raise UnreadableWorkbook(msg, fmt=_FMT)
-    return archive.read(info)
+    return read_member(archive, name)
 
 
 def _wide_string(data: bytes, pos: int) -> tuple[str, int]:

@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from xml.etree import ElementTree
 
+from ._inflate import member_blocks
 from ._meta import SheetMeta
 from .exceptions import LimitExceeded, UnreadableWorkbook
 from .guards import check_dimension, check_extent, check_xml_head, parse_cell_ref
@@ -208,23 +209,19 @@ class _Extent:
 def row_blocks(archive: zipfile.ZipFile, name: str) -> Iterator[bytes]:
     """The decompressed part in blocks of about `_BLOCK` bytes, each ending after a `</row>`
     (the last one: whatever is left), so no row is split across two blocks."""
-    with archive.open(name) as part:
-        pending = b""
-        while True:
-            block = part.read(_BLOCK)
-            buf = pending + block if pending else block
-            if not block:
-                yield buf
-                return
-            cut = buf.rfind(_ROW_END)
-            if cut < 0:
-                if len(buf) > _MAX_PENDING:
-                    raise UnreadableWorkbook(f"part {name!r} has a row over 64 MiB", fmt=_FMT)
-                pending = buf
-                continue
-            cut += len(_ROW_END)
-            yield buf[:cut]
-            pending = buf[cut:]
+    pending = b""
+    for block in member_blocks(archive, name, _BLOCK):
+        buf = pending + block if pending else block
+        cut = buf.rfind(_ROW_END)
+        if cut < 0:
+            if len(buf) > _MAX_PENDING:
+                raise UnreadableWorkbook(f"part {name!r} has a row over 64 MiB", fmt=_FMT)
+            pending = buf
+            continue
+        cut += len(_ROW_END)
+        yield buf[:cut]
+        pending = buf[cut:]
+    yield pending
 
 
 def _guard_sheet(archive: zipfile.ZipFile, name: str, limits: Limits) -> None:
