@@ -333,17 +333,17 @@ def _a4() -> Any:
     return Image.new("L", (int(210 * _MM), int(297 * _MM)), 255)
 
 
-def _box_stamp(page: Any, at: tuple[float, float], turn: float) -> Any:
-    """`page` with a 50 × 20 mm grey box stamp, its text inside, its top left `at` (mm),
-    turned `turn` degrees."""
+def _box_stamp(page: Any, at: tuple[float, float], turn: float, ink: int = 100) -> Any:
+    """`page` with a 50 × 20 mm box stamp in grey `ink`, its text inside, its top left `at`
+    (mm), turned `turn` degrees."""
     from PIL import Image, ImageChops, ImageDraw, ImageFont
 
     stamp = Image.new("L", (int(50 * _MM), int(20 * _MM)), 255)
     draw = ImageDraw.Draw(stamp)
-    draw.rectangle([1, 1, stamp.width - 2, stamp.height - 2], outline=100, width=2)
+    draw.rectangle([1, 1, stamp.width - 2, stamp.height - 2], outline=ink, width=2)
     font = ImageFont.truetype(str(font_path()), int(3 * _MM))
     for n, text in enumerate(("ПОЛУЧЕНО", "Вх. № 1547", "03.04.2025")):
-        draw.text((3 * _MM, (2 + 5 * n) * _MM), text, font=font, fill=100)
+        draw.text((3 * _MM, (2 + 5 * n) * _MM), text, font=font, fill=ink)
     turned = stamp.rotate(turn, expand=True, fillcolor=255)
     layer = Image.new("L", page.size, 255)
     layer.paste(turned, (int(at[0] * _MM), int(at[1] * _MM)))
@@ -454,6 +454,35 @@ def test_a_box_stamp_is_found_by_its_frame_a_tables_cells_and_frames_are_not(
     assert (mask is not None) == stamp, case
     if mask is not None:  # the stamp's 50 × 20 mm and a millimetre around it, no more
         assert 0.8 < float((mask > 0).sum()) / (52 * 22 * _MM**2) < 1.2
+
+
+@pytest.mark.parametrize(
+    ("at", "turn", "ink"),
+    [((110, 83), 2.0, 100), ((110, 83), -2.0, 100), ((130, 101), 7.5, 100), ((130, 101), 6.0, 150)],
+)
+def test_a_box_whose_frame_closes_at_a_turn_between_gets_the_whole_pages_mask(
+    at: tuple[float, float], turn: float, ink: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The box search looks for strokes at every other turn on the whole page and at the turns
+    between only around frame-like outlines (`_regions`). A box over a filled table, grey or
+    faint, first judged a stamp at a turn between gets the very mask that the strokes of the
+    whole page at every turn give; with no regions each of these would get another (a
+    neighbouring turn's rectangle), so the test fails if a region misses its box."""
+    import numpy as np
+
+    from services.scan_gateway.local import _stamps
+
+    page = np.asarray(_box_stamp(_filled(_a4()), at, turn, ink=ink))
+    found = _stamps.boxed_stamps(page)
+
+    def everywhere(ink: Any, outlines: list[Any], per_mm: float) -> list[tuple[int, int, int, int]]:
+        height, width = ink.shape
+        return [(-width, -height, 2 * width, 2 * height)]  # the whole page, turned or not
+
+    monkeypatch.setattr(_stamps, "_regions", everywhere)
+    whole = _stamps.boxed_stamps(page)
+    assert whole is not None, "the box is found by the whole page's strokes"
+    assert found is not None and np.array_equal(found, whole)
 
 
 @pytest.mark.slow

@@ -150,26 +150,21 @@ def boxed_stamps(gray: Any) -> Any:
     small = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     ink = np.where(small < _PAPER, 255, 0).astype(np.uint8)
     per_mm = max(small.shape) / _PAGE_MM
-    (long_lo, long_hi), (short_lo, short_hi) = ((a * per_mm, b * per_mm) for a, b in _BOX_MM)
+    long_hi, short_hi = (high * per_mm for _low, high in _BOX_MM)
     unruled = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05))
     wavy = _unruled(ink, int(long_hi * 1.05), int(short_hi * 1.05), wavy=True)
+    inks = (ink, unruled, wavy)
     mask = np.zeros_like(gray)
     found = False
-    for contour in _outlines(unruled, per_mm):
-        _x, _y, w, h = cv2.boundingRect(contour)
-        if max(w, h) < long_lo * 0.9 or min(w, h) < short_lo * 0.9:
+    free = cv2.findContours(unruled, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
+    for contour in (*free, *_outlines(unruled, per_mm)):
+        rect = _box_rect(contour, per_mm)
+        if rect is None:
             continue
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
-        if rw < rh:  # the long side along x
-            rw, rh, angle = rh, rw, angle - 90.0
-        angle = (angle + 90.0) % 180.0 - 90.0
-        if not (long_lo <= rw <= long_hi and short_lo <= rh <= short_hi):
-            continue
-        if abs(angle) > _BOX_TURN or cv2.contourArea(contour) < 0.8 * rw * rh:
-            continue
+        (cx, cy), (rw, rh), angle = rect
         if mask[int(cy / factor), int(cx / factor)]:
             continue  # found already, at a neighbouring turn
-        if not _is_stamp_frame((ink, unruled, wavy), (cx, cy), (rw, rh), angle, per_mm):
+        if not _is_stamp_frame(inks, (cx, cy), (rw, rh), angle, per_mm):
             continue
         grow = per_mm  # a millimetre of margin: the frame's own line and a tilted text's ends
         corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle)) / factor
@@ -178,37 +173,225 @@ def boxed_stamps(gray: Any) -> Any:
     return mask if found else None
 
 
-def _outlines(ink: Any, per_mm: float) -> list[Any]:
-    """The candidate frames' outlines: those of the ink itself (a box on paper), and those of
-    its straight strokes 8 mm or longer (5 mm down: the rows of a table under it cut its
-    sides) at each whole degree of turn within `_BOX_TURN`, in the ink's own coordinates —
-    figures and words the stamp is set over touch its frame and make one outline with it,
-    which no rectangle fits; their strokes are short. The strokes are joined over gaps of up
-    to 20 mm along their length (10 mm down): a side crossing a table's rule at a shallow
-    angle lost the stretch it shares with the rule when the rule was erased."""
+_Rect = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def _box_rect(contour: Any, per_mm: float, slack: float = 0.0) -> _Rect | None:
+    """The rectangle (centre, long and short side, angle in degrees) of an outline that may be
+    a box stamp's: of a stamp's size, turned at most `_BOX_TURN`, filling most of it; None
+    otherwise. `slack` widens each bound by that share (`_regions`' loose test)."""
+    import cv2
+
+    (long_lo, long_hi), (short_lo, short_hi) = ((a * per_mm, b * per_mm) for a, b in _BOX_MM)
+    low, high = 1.0 - slack, 1.0 + slack
+    _x, _y, w, h = cv2.boundingRect(contour)
+    if max(w, h) < long_lo * 0.9 * low or min(w, h) < short_lo * 0.9 * low:
+        return None
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(contour)
+    if rw < rh:  # the long side along x
+        rw, rh, angle = rh, rw, angle - 90.0
+    angle = (angle + 90.0) % 180.0 - 90.0
+    if not (long_lo * low <= rw <= long_hi * high and short_lo * low <= rh <= short_hi * high):
+        return None
+    if abs(angle) > _BOX_TURN + 15 * slack or cv2.contourArea(contour) < (0.8 - slack) * rw * rh:
+        return None
+    return (cx, cy), (rw, rh), angle
+
+
+def _strokes(turned: Any, per_mm: float) -> Any:
+    """The straight strokes of the turned ink `turned` 8 mm or longer across (5 mm down),
+    joined over gaps of up to 20 mm along their length (10 mm down): see `_outlines`."""
     import cv2
     import numpy as np
 
-    outlines = list(cv2.findContours(ink, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0])
-    height, width = ink.shape
     run = int(8 * per_mm)
+    turned = cv2.dilate(turned, np.ones((3, 3), np.uint8))  # a thin grey line's breaks
+    across = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+    down = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((run * 5 // 8, 1), np.uint8))
+    lines = cv2.bitwise_or(
+        cv2.morphologyEx(across, cv2.MORPH_CLOSE, np.ones((1, int(20 * per_mm)), np.uint8)),
+        cv2.morphologyEx(down, cv2.MORPH_CLOSE, np.ones((int(10 * per_mm), 1), np.uint8)),
+    )
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8))
+
+
+def _reach(per_mm: float) -> tuple[int, int]:
+    """How far (across, down) a pixel of `_strokes` depends on the ink around it: each
+    opening and closing reaches at most its kernel's length, each dilation one pixel."""
+    run = int(8 * per_mm)
+    return 2 + run + int(20 * per_mm) + 2, 2 + run * 5 // 8 + int(10 * per_mm) + 2
+
+
+def _turns() -> range:
+    return range(-int(_BOX_TURN), int(_BOX_TURN) + 1)
+
+
+def _outlines(ink: Any, per_mm: float) -> list[Any]:
+    """The candidate frames' outlines: those of the ink's straight strokes 8 mm or longer (5 mm
+    down: the rows of a table under it cut its sides) at each whole degree of turn within
+    `_BOX_TURN`, in the ink's own coordinates — figures and words the stamp is set over touch
+    its frame and make one outline with it, which no rectangle fits; their strokes are short.
+    The strokes are joined over gaps of up to 20 mm along their length (10 mm down): a side
+    crossing a table's rule at a shallow angle lost the stretch it shares with the rule when
+    the rule was erased.
+
+    Every `_SEARCH_STEP`-th turn is looked at on the whole page; the turns between only in the
+    regions around that search's frame-like outlines (`_regions`), each cut out of the turned
+    page with the strokes' reach around it, so that the outlines lying in a region are those
+    the whole turned page has, in the same order: a stamp found at a turn between is found
+    with the same rectangle as by the whole page's strokes."""
+    import cv2
+    import numpy as np
+
+    height, width = ink.shape
     centre = (width / 2, height / 2)
-    for turn in range(-int(_BOX_TURN), int(_BOX_TURN) + 1):
+    whole: dict[int, list[Any]] = {}
+    for turn in _turns():
+        if turn % _SEARCH_STEP == 0:
+            matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
+            turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
+            whole[turn] = _turned_back(_strokes(turned, per_mm), matrix, (0, 0))
+    regions = _regions(ink, [c for outlines in whole.values() for c in outlines], per_mm)
+    reach_x, reach_y = _reach(per_mm)
+    out: list[Any] = []
+    for turn in _turns():
+        if turn in whole:
+            out += whole[turn]
+            continue
+        if not regions:
+            continue
         matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
         turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
-        turned = cv2.dilate(turned, np.ones((3, 3), np.uint8))  # a thin grey line's breaks
-        across = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-        down = cv2.morphologyEx(turned, cv2.MORPH_OPEN, np.ones((run * 5 // 8, 1), np.uint8))
-        lines = cv2.bitwise_or(
-            cv2.morphologyEx(across, cv2.MORPH_CLOSE, np.ones((1, int(20 * per_mm)), np.uint8)),
-            cv2.morphologyEx(down, cv2.MORPH_CLOSE, np.ones((int(10 * per_mm), 1), np.uint8)),
-        )
-        lines = cv2.dilate(lines, np.ones((3, 3), np.uint8))
-        back = cv2.invertAffineTransform(matrix)
-        for contour in cv2.findContours(lines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
-            points = contour.reshape(-1, 2).astype(np.float32) @ back[:, :2].T + back[:, 2]
-            outlines.append(points.reshape(-1, 1, 2).astype(np.float32))
-    return outlines
+        for x0, y0, x1, y1 in regions:
+            corners = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], float)
+            xs, ys = (corners @ matrix.T).T
+            left = max(0, int(xs.min()) - reach_x - 2)
+            top = max(0, int(ys.min()) - reach_y - 2)
+            right = min(width, int(xs.max()) + reach_x + 3)
+            bottom = min(height, int(ys.max()) + reach_y + 3)
+            lines = _strokes(turned[top:bottom, left:right], per_mm)
+            for points in _turned_back(lines, matrix, (left, top)):
+                low, high = points.reshape(-1, 2).min(axis=0), points.reshape(-1, 2).max(axis=0)
+                if low[0] >= x0 and low[1] >= y0 and high[0] <= x1 and high[1] <= y1:
+                    out.append(points)
+    return out
+
+
+def _turned_back(lines: Any, matrix: Any, offset: tuple[int, int]) -> list[Any]:
+    """The outlines of the strokes `lines` (cut out of the page turned by `matrix` at
+    `offset`), in the page's coordinates."""
+    import cv2
+    import numpy as np
+
+    back = cv2.invertAffineTransform(matrix)
+    shift = np.array(offset, np.float32)
+    return [
+        ((contour.reshape(-1, 2).astype(np.float32) + shift) @ back[:, :2].T + back[:, 2])
+        .reshape(-1, 1, 2)
+        .astype(np.float32)
+        for contour in cv2.findContours(lines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
+    ]
+
+
+_SEARCH_STEP = 2
+"""The turns looked at on the whole page: every other degree. A frame's outline closes at two or
+three neighbouring turns, one of them even; at every third degree a faint thin frame over a
+filled table, closed at two turns only, was lost."""
+_REGION_MM = 6.0
+"""Margin (mm) around a frame-like outline in which the turns between are looked at: more than
+a frame's outline moves by from one turn to the next."""
+
+
+def _regions(ink: Any, outlines: list[Any], per_mm: float) -> list[tuple[int, int, int, int]]:
+    """Where on the reduced copy a box stamp's strokes may be at the turns between the whole
+    page's (x0, y0, x1, y1, apart by more than a stamp's margin): around each of the `outlines`
+    loosely of a stamp's size and shape with ink along most of each side (`_may_be_frame`).
+    The strokes of a page's text, a table's cells and a form's fields rarely are; most pages
+    have no region, and the turns between then cost nothing."""
+    import cv2
+
+    height, width = ink.shape
+    boxes: list[list[float]] = []
+    grow = _REGION_MM * per_mm
+    for contour in outlines:
+        rect = _box_rect(contour, per_mm, slack=_SLACK)
+        if rect is None or not _may_be_frame(ink, rect, per_mm):
+            continue
+        (cx, cy), (rw, rh), angle = rect
+        corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
+        boxes.append([*corners.min(axis=0), *corners.max(axis=0)])
+    return _merged(boxes, per_mm, (width, height))
+
+
+_SLACK = 0.2
+"""How much looser the size, turn and fill bounds of an outline that makes a region are than a
+stamp's (the outline a degree off the frame's own turn is a little off its shape)."""
+
+
+def _merged(
+    boxes: list[list[float]], per_mm: float, size: tuple[int, int]
+) -> list[tuple[int, int, int, int]]:
+    """`boxes` (x0, y0, x1, y1) joined while any two come within 3 mm of each other (a stamp
+    found in one must not reach into another: its mask grows a millimetre), clipped to the
+    page `size`."""
+    gap = 3 * per_mm
+    merged: list[list[float]] = []
+    for box in boxes:
+        box = list(box)
+        joined = True
+        while joined:
+            joined = False
+            for other in merged:
+                if (
+                    box[0] - gap <= other[2]
+                    and other[0] - gap <= box[2]
+                    and box[1] - gap <= other[3]
+                    and other[1] - gap <= box[3]
+                ):
+                    merged.remove(other)
+                    box = [
+                        min(box[0], other[0]),
+                        min(box[1], other[1]),
+                        max(box[2], other[2]),
+                        max(box[3], other[3]),
+                    ]
+                    joined = True
+                    break
+        merged.append(box)
+    width, height = size
+    return [
+        (max(0, int(x0)), max(0, int(y0)), min(width, int(x1) + 1), min(height, int(y1) + 1))
+        for x0, y0, x1, y1 in merged
+    ]
+
+
+def _may_be_frame(ink: Any, rect: _Rect, per_mm: float) -> bool:
+    """Whether the ink without the table's rules runs along at least `_LOOSE_COVER` of each
+    side of `rect` within a band 2 mm wider than `_is_stamp_frame`'s (a frame's outline a few
+    degrees off its own turn is a little off its sides): a loose form of that test's «half of
+    each side», which every stamp it finds passes."""
+    import cv2
+
+    (cx, cy), (rw_f, rh_f), angle = rect
+    margin = int(3 * per_mm) + 2
+    rw, rh = round(rw_f), round(rh_f)
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[0, 2] += (rw / 2 + margin) - cx
+    matrix[1, 2] += (rh / 2 + margin) - cy
+    shape = (rw + 2 * margin, rh + 2 * margin)
+    whole = cv2.warpAffine(ink, matrix, shape, flags=cv2.INTER_NEAREST, borderValue=0) > 0
+    band = max(1, round(0.5 * per_mm)) + round(2 * per_mm)
+    x0, y0, x1, y1 = margin, margin, margin + rw - 1, margin + rh - 1
+    sides = (
+        whole[max(0, y0 - band) : y0 + band + 1, x0:x1].any(axis=0),
+        whole[y1 - band : y1 + band + 1, x0:x1].any(axis=0),
+        whole[y0:y1, max(0, x0 - band) : x0 + band + 1].any(axis=1),
+        whole[y0:y1, x1 - band : x1 + band + 1].any(axis=1),
+    )
+    return min(float(side.mean()) for side in sides) >= _LOOSE_COVER
+
+
+_LOOSE_COVER = 0.4
 
 
 def _unruled(ink: Any, across: int, down: int, *, wavy: bool = False) -> Any:
