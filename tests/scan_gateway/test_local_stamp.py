@@ -463,8 +463,9 @@ def test_a_box_stamp_is_found_by_its_frame_a_tables_cells_and_frames_are_not(
 def test_a_box_whose_frame_closes_at_a_turn_between_gets_the_whole_pages_mask(
     at: tuple[float, float], turn: float, ink: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The box search looks for strokes at every other turn on the whole page and at the turns
-    between only around frame-like outlines (`_regions`). A box over a filled table, grey or
+    """The box search looks for strokes at every other turn on the whole page and at a turn
+    between only around the frame-like outlines of the turns next to it (`_regions`). A box
+    over a filled table, grey or
     faint, first judged a stamp at a turn between gets the very mask that the strokes of the
     whole page at every turn give; with no regions each of these would get another (a
     neighbouring turn's rectangle), so the test fails if a region misses its box."""
@@ -475,9 +476,9 @@ def test_a_box_whose_frame_closes_at_a_turn_between_gets_the_whole_pages_mask(
     page = np.asarray(_box_stamp(_filled(_a4()), at, turn, ink=ink))
     found = _stamps.boxed_stamps(page)
 
-    def everywhere(ink: Any, outlines: list[Any], per_mm: float) -> list[tuple[int, int, int, int]]:
-        height, width = ink.shape
-        return [(-width, -height, 2 * width, 2 * height)]  # the whole page, turned or not
+    def everywhere(ink: Any, outlines: Any, per_mm: float) -> list[_stamps._Region]:
+        height, width = ink.shape  # the whole page, turned or not, at every turn
+        return [(-width, -height, 2 * width, 2 * height, frozenset(_stamps._turns()))]
 
     monkeypatch.setattr(_stamps, "_regions", everywhere)
     whole = _stamps.boxed_stamps(page)

@@ -233,36 +233,38 @@ def _outlines(ink: Any, per_mm: float) -> list[Any]:
     its frame and make one outline with it, which no rectangle fits; their strokes are short.
     The strokes are joined over gaps of up to 20 mm along their length (10 mm down): a side
     crossing a table's rule at a shallow angle lost the stretch it shares with the rule when
-    the rule was erased.
+    the rule was erased. Outlines too small to be a stamp's at any turn are left out.
 
-    Every `_SEARCH_STEP`-th turn is looked at on the whole page; the turns between only in the
-    regions around that search's frame-like outlines (`_regions`), each cut out of the turned
-    page with the strokes' reach around it, so that the outlines lying in a region are those
-    the whole turned page has, in the same order: a stamp found at a turn between is found
-    with the same rectangle as by the whole page's strokes."""
+    Every `_SEARCH_STEP`-th turn is looked at on the whole page; a turn between only in the
+    regions where a neighbouring turn showed a frame-like outline (`_regions`), each cut out
+    of the turned page with the strokes' reach around it, so that the outlines lying in a
+    region are those the whole turned page has, in the same order: a stamp found at a turn
+    between is found with the same rectangle as by the whole page's strokes."""
     import cv2
     import numpy as np
 
     height, width = ink.shape
     centre = (width / 2, height / 2)
+    least = _least_outline(per_mm)
     whole: dict[int, list[Any]] = {}
     for turn in _turns():
         if turn % _SEARCH_STEP == 0:
             matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
             turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
-            whole[turn] = _turned_back(_strokes(turned, per_mm), matrix, (0, 0))
-    regions = _regions(ink, [c for outlines in whole.values() for c in outlines], per_mm)
+            whole[turn] = _turned_back(_strokes(turned, per_mm), matrix, (0, 0), least)
+    regions = _regions(ink, whole, per_mm)
     reach_x, reach_y = _reach(per_mm)
     out: list[Any] = []
     for turn in _turns():
         if turn in whole:
             out += whole[turn]
             continue
-        if not regions:
+        near = [(x0, y0, x1, y1) for x0, y0, x1, y1, turns in regions if turn in turns]
+        if not near:
             continue
         matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
         turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
-        for x0, y0, x1, y1 in regions:
+        for x0, y0, x1, y1 in near:
             corners = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], float)
             xs, ys = (corners @ matrix.T).T
             left = max(0, int(xs.min()) - reach_x - 2)
@@ -270,27 +272,46 @@ def _outlines(ink: Any, per_mm: float) -> list[Any]:
             right = min(width, int(xs.max()) + reach_x + 3)
             bottom = min(height, int(ys.max()) + reach_y + 3)
             lines = _strokes(turned[top:bottom, left:right], per_mm)
-            for points in _turned_back(lines, matrix, (left, top)):
+            for points in _turned_back(lines, matrix, (left, top), least):
                 low, high = points.reshape(-1, 2).min(axis=0), points.reshape(-1, 2).max(axis=0)
                 if low[0] >= x0 and low[1] >= y0 and high[0] <= x1 and high[1] <= y1:
                     out.append(points)
     return out
 
 
-def _turned_back(lines: Any, matrix: Any, offset: tuple[int, int]) -> list[Any]:
+def _least_outline(per_mm: float) -> tuple[float, float]:
+    """The least (longer, shorter) side of an outline's upright bounding box, on the turned
+    page, that could still make a box stamp's rectangle (`_box_rect`, loosely, as `_regions`
+    asks) once turned back by up to `_BOX_TURN` degrees: turning a w × h box (w ≥ h) by at
+    most that makes its sides at most w + h·sin and h + w·sin (a pixel spare either way)."""
+    (long_lo, _), (short_lo, _) = _BOX_MM
+    least = 0.9 * (1.0 - _SLACK) * per_mm
+    return long_lo * least - 2.0, short_lo * least - 2.0
+
+
+def _turned_back(
+    lines: Any, matrix: Any, offset: tuple[int, int], least: tuple[float, float]
+) -> list[Any]:
     """The outlines of the strokes `lines` (cut out of the page turned by `matrix` at
-    `offset`), in the page's coordinates."""
+    `offset`), in the page's coordinates; those too small for a stamp (`_least_outline`) are
+    left out."""
+    import math
+
     import cv2
     import numpy as np
 
     back = cv2.invertAffineTransform(matrix)
     shift = np.array(offset, np.float32)
-    return [
-        ((contour.reshape(-1, 2).astype(np.float32) + shift) @ back[:, :2].T + back[:, 2])
-        .reshape(-1, 1, 2)
-        .astype(np.float32)
-        for contour in cv2.findContours(lines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
-    ]
+    sine = math.sin(math.radians(_BOX_TURN))
+    out: list[Any] = []
+    for contour in cv2.findContours(lines, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]:
+        _x, _y, w, h = cv2.boundingRect(contour)
+        longer, shorter = max(w, h), min(w, h)
+        if longer + shorter * sine < least[0] or shorter + longer * sine < least[1]:
+            continue
+        points = (contour.reshape(-1, 2).astype(np.float32) + shift) @ back[:, :2].T + back[:, 2]
+        out.append(points.reshape(-1, 1, 2).astype(np.float32))
+    return out
 
 
 _SEARCH_STEP = 2
@@ -298,28 +319,33 @@ _SEARCH_STEP = 2
 three neighbouring turns, one of them even; at every third degree a faint thin frame over a
 filled table, closed at two turns only, was lost."""
 _REGION_MM = 6.0
-"""Margin (mm) around a frame-like outline in which the turns between are looked at: more than
-a frame's outline moves by from one turn to the next."""
+"""Margin (mm) around a frame-like outline in which the turns next to its own are looked at:
+more than a frame's outline moves by from one turn to the next."""
 
 
-def _regions(ink: Any, outlines: list[Any], per_mm: float) -> list[tuple[int, int, int, int]]:
+_Region = tuple[int, int, int, int, frozenset[int]]
+
+
+def _regions(ink: Any, outlines: dict[int, list[Any]], per_mm: float) -> list[_Region]:
     """Where on the reduced copy a box stamp's strokes may be at the turns between the whole
-    page's (x0, y0, x1, y1, apart by more than a stamp's margin): around each of the `outlines`
-    loosely of a stamp's size and shape with ink along most of each side (`_may_be_frame`).
-    The strokes of a page's text, a table's cells and a form's fields rarely are; most pages
-    have no region, and the turns between then cost nothing."""
+    page's (x0, y0, x1, y1, the turns next to those it showed at; apart by more than a stamp's
+    margin): around each of the `outlines` (by turn) loosely of a stamp's size and shape with
+    ink along most of each side (`_may_be_frame`). The strokes of a page's text rarely are;
+    a page without table or form has no region, and the turns between then cost nothing."""
     import cv2
 
     height, width = ink.shape
-    boxes: list[list[float]] = []
+    boxes: list[tuple[list[float], set[int]]] = []
     grow = _REGION_MM * per_mm
-    for contour in outlines:
-        rect = _box_rect(contour, per_mm, slack=_SLACK)
-        if rect is None or not _may_be_frame(ink, rect, per_mm):
-            continue
-        (cx, cy), (rw, rh), angle = rect
-        corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
-        boxes.append([*corners.min(axis=0), *corners.max(axis=0)])
+    for turn, contours in outlines.items():
+        for contour in contours:
+            rect = _box_rect(contour, per_mm, slack=_SLACK)
+            if rect is None or not _may_be_frame(ink, rect, per_mm):
+                continue
+            (cx, cy), (rw, rh), angle = rect
+            corners = cv2.boxPoints(((cx, cy), (rw + 2 * grow, rh + 2 * grow), angle))
+            turns = set(range(turn - _SEARCH_STEP + 1, turn + _SEARCH_STEP))
+            boxes.append(([*corners.min(axis=0), *corners.max(axis=0)], turns))
     return _merged(boxes, per_mm, (width, height))
 
 
@@ -329,39 +355,45 @@ stamp's (the outline a degree off the frame's own turn is a little off its shape
 
 
 def _merged(
-    boxes: list[list[float]], per_mm: float, size: tuple[int, int]
-) -> list[tuple[int, int, int, int]]:
-    """`boxes` (x0, y0, x1, y1) joined while any two come within 3 mm of each other (a stamp
-    found in one must not reach into another: its mask grows a millimetre), clipped to the
-    page `size`."""
+    boxes: list[tuple[list[float], set[int]]], per_mm: float, size: tuple[int, int]
+) -> list[_Region]:
+    """`boxes` (x0, y0, x1, y1; their turns) joined while any two come within 3 mm of each
+    other (a stamp found in one must not reach into another: its mask grows a millimetre),
+    clipped to the page `size`."""
     gap = 3 * per_mm
-    merged: list[list[float]] = []
-    for box in boxes:
-        box = list(box)
+    merged: list[tuple[list[float], set[int]]] = []
+    for box, turns in boxes:
         joined = True
         while joined:
             joined = False
-            for other in merged:
+            for other, more in merged:
                 if (
                     box[0] - gap <= other[2]
                     and other[0] - gap <= box[2]
                     and box[1] - gap <= other[3]
                     and other[1] - gap <= box[3]
                 ):
-                    merged.remove(other)
+                    merged.remove((other, more))
                     box = [
                         min(box[0], other[0]),
                         min(box[1], other[1]),
                         max(box[2], other[2]),
                         max(box[3], other[3]),
                     ]
+                    turns = turns | more
                     joined = True
                     break
-        merged.append(box)
+        merged.append((box, turns))
     width, height = size
     return [
-        (max(0, int(x0)), max(0, int(y0)), min(width, int(x1) + 1), min(height, int(y1) + 1))
-        for x0, y0, x1, y1 in merged
+        (
+            max(0, int(x0)),
+            max(0, int(y0)),
+            min(width, int(x1) + 1),
+            min(height, int(y1) + 1),
+            frozenset(turns),
+        )
+        for (x0, y0, x1, y1), turns in merged
     ]
 
 
@@ -403,14 +435,50 @@ def _unruled(ink: Any, across: int, down: int, *, wavy: bool = False) -> Any:
 
     fat = cv2.dilate(ink, np.ones((3, 3), np.uint8)) if wavy else ink
     long = cv2.bitwise_and(
-        ink,
-        cv2.bitwise_or(
-            cv2.morphologyEx(fat, cv2.MORPH_OPEN, np.ones((1, across), np.uint8)),
-            cv2.morphologyEx(fat, cv2.MORPH_OPEN, np.ones((down, 1), np.uint8)),
-        ),
+        ink, cv2.bitwise_or(_opened(fat, across, axis=1), _opened(fat, down, axis=0))
     )
     rest = cv2.bitwise_and(ink, cv2.bitwise_not(long))
     return cv2.morphologyEx(rest, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def _opened(ink: Any, length: int, *, axis: int) -> Any:
+    """`cv2.morphologyEx(ink, MORPH_OPEN, …)` with a line of `length` ones along `axis` (1:
+    across, 0: down), pixel for pixel (the same anchor; the page's edge neither ink nor paper),
+    in a few passes whatever the length: each pass takes the minimum (then the maximum) of the
+    image and itself shifted by as much as the passes before covered, so a line of 583 pixels
+    costs ten passes, not 583 comparisons a pixel."""
+    import numpy as np
+
+    low = -(length // 2)
+    eroded = _window(ink, low, length, axis, np.minimum, 255)
+    return _window(eroded, low, length, axis, np.maximum, 0)
+
+
+def _window(image: Any, low: int, length: int, axis: int, op: Any, outside: int) -> Any:
+    """`op` (np.minimum or np.maximum) of `image` over positions low … low + length − 1 along
+    `axis` from each pixel, positions off the image left out (padded with `outside`, which
+    `op` never picks)."""
+    import numpy as np
+
+    before, after = max(0, -low), max(0, low + length - 1)
+    pad = [(0, 0), (0, 0)]
+    pad[axis] = (before, after)
+    work = np.pad(image, pad, constant_values=outside)
+    spare = np.empty_like(work)
+    size = work.shape[axis]
+
+    def cut(start: int, stop: int) -> tuple[slice, ...]:
+        return (slice(None), slice(start, stop)) if axis == 1 else (slice(start, stop),)
+
+    span = 1  # work[x] is op over positions x … x + span − 1 of the padded image
+    while span < length:
+        step = min(span, length - span)
+        op(work[cut(0, size - step)], work[cut(step, size)], out=spare[cut(0, size - step)])
+        spare[cut(size - step, size)] = work[cut(size - step, size)]
+        work, spare = spare, work
+        span += step
+    start = before + low
+    return np.ascontiguousarray(work[cut(start, start + image.shape[axis])])
 
 
 def _is_stamp_frame(
