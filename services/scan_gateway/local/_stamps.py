@@ -240,7 +240,8 @@ def _outlines(ink: Any, per_mm: float) -> list[Any]:
     the rule was erased. Outlines too small to be a stamp's at any turn are left out.
 
     Every `_SEARCH_STEP`-th turn is looked at on the whole page; a turn between only in the
-    regions where a neighbouring turn showed a frame-like outline (`_regions`), each cut out
+    regions where a neighbouring turn showed a frame-like outline (`_regions`; its strokes a
+    pixel fatter too, so that a frame that closes at one turn alone shows there), each cut out
     of the turned page with the strokes' reach around it, so that the outlines lying in a
     region are those the whole turned page has, in the same order: a stamp found at a turn
     between is found with the same rectangle as by the whole page's strokes."""
@@ -251,12 +252,16 @@ def _outlines(ink: Any, per_mm: float) -> list[Any]:
     centre = (width / 2, height / 2)
     least = _least_outline(per_mm)
     whole: dict[int, list[Any]] = {}
+    hints: dict[int, list[Any]] = {}  # and those of the strokes a pixel fatter: gaps closed
     for turn in _turns():
         if turn % _SEARCH_STEP == 0:
             matrix = cv2.getRotationMatrix2D(centre, float(turn), 1.0)
             turned = cv2.warpAffine(ink, matrix, (width, height), flags=cv2.INTER_NEAREST)
-            whole[turn] = _turned_back(_strokes(turned, per_mm), matrix, (0, 0), least)
-    regions = _regions(ink, whole, per_mm)
+            lines = _strokes(turned, per_mm)
+            whole[turn] = _turned_back(lines, matrix, (0, 0), least)
+            fat = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+            hints[turn] = whole[turn] + _turned_back(fat, matrix, (0, 0), least)
+    regions = _regions(ink, hints, per_mm)
     reach_x, reach_y = _reach(per_mm)
     out: list[Any] = []
     for turn in _turns():
