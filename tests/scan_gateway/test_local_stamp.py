@@ -486,6 +486,26 @@ def test_a_box_whose_frame_closes_at_a_turn_between_gets_the_whole_pages_mask(
     assert found is not None and np.array_equal(found, whole)
 
 
+def test_the_rules_long_opening_is_opencvs_pixel_for_pixel() -> None:
+    """The box search erases a table's rules by opening the ink with a 583-px line across and a
+    371-px one down in a few shifted passes (`_opened`): on random ink of any shape, ink at the
+    image's edges included, lines odd or even, shorter or longer than the image, it gives
+    exactly `cv2.morphologyEx`'s opening."""
+    import cv2
+    import numpy as np
+
+    from services.scan_gateway.local._stamps import _opened
+
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        height, width = (int(v) for v in rng.integers(1, 160, size=2))
+        ink = np.where(rng.random((height, width)) < rng.random(), 255, 0).astype(np.uint8)
+        for length in (1, 2, 5, 40, 101, 371, 583):
+            for axis, kernel in ((1, (1, length)), (0, (length, 1))):
+                want = cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones(kernel, np.uint8))
+                assert np.array_equal(_opened(ink, length, axis=axis), want), (length, axis)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(_BOXES))
 async def test_a_grey_rectangular_stamp_over_the_table_puts_its_cells_up_for_review(
