@@ -511,4 +511,5 @@ def _specks(ink: Any) -> Any:
     limit = (max(ink.shape) / 1100) ** 2 * 3  # ≈ 27 px² at 300 dpi; a full stop is ≈ 60
     small = stats[:, cv2.CC_STAT_AREA] <= limit
     small[0] = False
-    return np.where(small[labels], 255, 0).astype(np.uint8)
+    # a uint8 value per label, looked up for every pixel: no page-sized int64 array between
+    return np.where(small, 255, 0).astype(np.uint8)[labels]
