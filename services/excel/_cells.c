@@ -10,8 +10,9 @@
  *
  * They read Python objects only (no raw bytes): a list of cells, a tuple of spans, a str, an
  * int. Where a value is not one of the plain cases decided here, the function hands it back to
- * the Python rule instead of deciding (span_kopecks returns None; squash and format_kopecks
- * call the same string and integer operations the Python code does).
+ * the Python rule instead of deciding (span_kopecks and column_texts return None, for any cells
+ * that are not a list or spans that are not tuples of ints too; squash and format_kopecks call
+ * the same string and integer operations the Python code does).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -157,9 +158,12 @@ text_or_none(PyObject *module, PyObject *value)
 static PyObject *
 column_texts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyList_Check(args[0]) || !PyTuple_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "column_texts() takes a list of cells, a tuple of columns");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "column_texts() takes cells and columns");
         return NULL;
+    }
+    if (!PyList_Check(args[0]) || !PyTuple_Check(args[1])) { /* not the plain case */
+        Py_RETURN_NONE;
     }
     PyObject *cells = args[0];
     PyObject *columns = args[1];
@@ -170,10 +174,10 @@ column_texts(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(columns); k++) {
         PyObject *column = PyTuple_GET_ITEM(columns, k);
-        if (!PyTuple_Check(column) || PyTuple_GET_SIZE(column) != 2) {
+        if (!PyTuple_Check(column) || PyTuple_GET_SIZE(column) != 2 ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(column, 0))) {
             Py_DECREF(texts);
-            PyErr_SetString(PyExc_TypeError, "a column is an (index, header) tuple");
-            return NULL;
+            Py_RETURN_NONE;
         }
         Py_ssize_t index = PyLong_AsSsize_t(PyTuple_GET_ITEM(column, 0));
         if (index == -1 && PyErr_Occurred()) {
@@ -288,9 +292,8 @@ span_kopecks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *cells = args[0];
     PyObject *spans = args[1];
-    if (!PyList_Check(cells) || !PyTuple_Check(spans)) {
-        PyErr_SetString(PyExc_TypeError, "span_kopecks() expects a list and a tuple");
-        return NULL;
+    if (!PyList_Check(cells) || !PyTuple_Check(spans)) { /* not the plain case: the rule's */
+        Py_RETURN_NONE;
     }
     int plain_empty = PyObject_IsTrue(args[2]);
     if (plain_empty < 0) {
@@ -304,10 +307,11 @@ span_kopecks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t width = PyList_GET_SIZE(cells);
     for (Py_ssize_t k = 0; k < count; k++) {
         PyObject *span = PyTuple_GET_ITEM(spans, k);
-        if (!PyTuple_Check(span) || PyTuple_GET_SIZE(span) != 2) {
+        if (!PyTuple_Check(span) || PyTuple_GET_SIZE(span) != 2 ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(span, 0)) ||
+            !PyLong_CheckExact(PyTuple_GET_ITEM(span, 1))) {
             Py_DECREF(values);
-            PyErr_SetString(PyExc_TypeError, "a span is a (start, end) tuple");
-            return NULL;
+            Py_RETURN_NONE;
         }
         Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
         Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 1));

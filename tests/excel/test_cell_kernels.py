@@ -232,11 +232,13 @@ def test_span_kopecks_rounds_as_python_rounds() -> None:
 
 
 @needs_c
-def test_span_kopecks_refuses_what_it_cannot_read() -> None:
-    with pytest.raises(TypeError):
-        _cells.span_kopecks((1.0,), ((0, 0),), True)  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
-        _cells.span_kopecks([1.0], ((0, 0, 0),), True)  # type: ignore[arg-type]
+def test_span_kopecks_leaves_what_is_not_the_plain_shape_to_the_rule() -> None:
+    """Cells that are no list, spans that are no tuples of two ints: None, never an error (the
+    caller's Python rule reads any sequence)."""
+    assert _cells.span_kopecks((1.0,), ((0, 0),), True) is None  # type: ignore[arg-type]
+    assert _cells.span_kopecks([1.0], [(0, 0)], True) is None  # type: ignore[arg-type]
+    assert _cells.span_kopecks([1.0], ((0, 0, 0),), True) is None  # type: ignore[arg-type]
+    assert _cells.span_kopecks([1.0], ((0.0, 0),), True) is None  # type: ignore[arg-type]
 
 
 # --- column_texts -------------------------------------------------------------------------
@@ -275,5 +277,5 @@ def test_column_texts_reads_texts_and_leaves_numbers_to_the_caller() -> None:
     row: list[CellValue] = ["", "7701\xa0001", "  ", None]
     assert _cells.column_texts(row, columns) == {"КПП": "7701 001", "Договор": None, "Вид": None}
     assert _cells.column_texts(["", 770101001.0, ""], columns) is None
-    with pytest.raises(TypeError):
-        _cells.column_texts(row, ((1,),))  # type: ignore[arg-type]
+    assert _cells.column_texts(row, ((1,),)) is None  # type: ignore[arg-type]
+    assert _cells.column_texts(tuple(row), columns) is None  # type: ignore[arg-type]
