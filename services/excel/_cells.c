@@ -1,4 +1,4 @@
-/* Three cell primitives that a large sheet calls millions of times, in C.
+/* The cell primitives that a large sheet calls for nearly every cell or row, in C.
  *
  * Twins of Python functions that stay the reference (the tests hold each pair equal on
  * generated and edge-case values, tests/excel/test_cell_kernels.py):
