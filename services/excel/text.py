@@ -42,7 +42,7 @@ def column_texts_python(
         if value is None:
             texts[header] = None
         elif type(value) is str:
-            texts[header] = squash(value) or None
+            texts[header] = squash_python(value) or None
         else:
             return None
     return texts

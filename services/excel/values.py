@@ -73,7 +73,7 @@ def format_kopecks_python(kopecks: int) -> str:
 def money_strings_python(values: list[int | None]) -> list[str | None]:
     """`format_kopecks` of each amount, None kept (a row's six sums at once). The reference of
     `money_strings`, its C twin where built (`_kernels`)."""
-    return [None if value is None else format_kopecks(value) for value in values]
+    return [None if value is None else format_kopecks_python(value) for value in values]
 
 
 def span_kopecks_python(
