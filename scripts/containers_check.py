@@ -510,7 +510,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 batch = [s for s in by_name.values() if s is not pdf] + [pdf, pdf]
                 before = served_by(stack)
                 served: dict[str, int] = {}
-                for _ in range(5):  # NATS picks a replica at random: a few rounds at most
+                for _ in range(12):  # NATS picks a replica at random: rounds until each served
                     recognize(client, batch, 180)
                     served = {k: v - before.get(k, 0) for k, v in served_by(stack).items()}
                     if len(served) == 2 * len(RECOGNISERS) and all(served.values()):
