@@ -134,6 +134,13 @@ def _limit_task_cpu() -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
 def _ready() -> None:
     """The task that makes a pool start its worker process."""
 
@@ -189,6 +196,9 @@ def _call_through(fn: Callable[..., Any], packed: tuple[bytes, str], shared: int
     except MemoryError:  # reading the arguments, or pickling the result, under RLIMIT_AS
         return ("memory", None, "")
 
+
+_REAP_SECONDS = 5.0
+"""How long a crash's cause waits for the pool's thread to reap the dead worker."""
 
 _SHARED_MIN_BYTES = 1 << 20
 """A bytes object this large goes through a forked worker's shared file."""
@@ -308,6 +318,12 @@ class _Slot:
     def ended_by(self) -> int | None:
         """The signal that ended the worker of the last submit (None: it did not die so); a
         worker the pool started after that submit (replacing one at its task limit) counts."""
+        # The pool's own thread reaps a dead worker; asking at the same time races it: a
+        # forkserver child's status is one message on a pipe, and the reader that loses gets
+        # EOF, which multiprocessing reports as exit code 255 (a SIGXCPU taken for a crash).
+        manager = getattr(self._executor, "_executor_manager_thread", None)
+        if isinstance(manager, threading.Thread) and manager is not threading.current_thread():
+            manager.join(timeout=_REAP_SECONDS)
         processes: dict[int, multiprocessing.process.BaseProcess]
         processes = getattr(self._executor, "_processes", None) or {}
         known = {child.pid for child in self._children}
@@ -423,7 +439,10 @@ class Sandbox:
             cpu_seconds = self.settings.cpu_seconds
             if signum == signal.SIGXCPU and cpu_seconds is not None:
                 raise SandboxCpuTimeout(name, cpu_seconds) from exc
-            raise SandboxCrashed(name, str(exc) or type(exc).__name__) from exc
+            detail = str(exc) or type(exc).__name__
+            if signum is not None:
+                detail = f"{detail} ({_signal_name(signum)})"
+            raise SandboxCrashed(name, detail) from exc
         except asyncio.CancelledError:
             # The caller gave up; the child would keep running the task otherwise.
             await asyncio.shield(asyncio.to_thread(slot.kill))

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
 import signal
 import time
 from collections.abc import AsyncIterator
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
@@ -18,6 +20,7 @@ from services.runtime.sandbox import (
     SandboxSettings,
     SandboxTaskFailed,
     SandboxTimeout,
+    _Slot,
 )
 
 _MEMORY_LIMIT = 768 * 1024 * 1024
@@ -93,10 +96,33 @@ async def test_memory_over_the_limit_is_a_memory_error_and_the_pool_goes_on(
 
 async def test_an_aborting_child_is_a_crash_and_the_pool_is_rebuilt(sandbox: Sandbox) -> None:
     """os.abort() in the child → SandboxCrashed; the next calls work on a fresh child."""
-    with pytest.raises(SandboxCrashed):
+    with pytest.raises(SandboxCrashed) as caught:
         await sandbox.run(_abort)
+    assert caught.value.detail.endswith("(SIGABRT)")
     assert await sandbox.run(_double, 2) == 4
     assert await sandbox.run(_double, 3) == 6
+
+
+def test_every_thread_asking_why_a_worker_died_reads_the_signal() -> None:
+    """A forkserver child's exit status is one message on a pipe that the pool's own thread
+    also reads when it reaps the worker; an asker that raced it read EOF, taken as exit code
+    255, and a task ended by SIGXCPU was reported as a crash (a CI failure). Eight threads
+    ask at once, over several deaths: each reads the signal."""
+    settings = SandboxSettings(workers=1, timeout_seconds=30, memory_limit_bytes=None)
+    for _ in range(12):
+        slot = _Slot(settings)
+        try:
+            future = slot.submit(_abort, ())
+            with concurrent.futures.ThreadPoolExecutor(8) as askers:
+                answers = list(askers.map(_ended_by, [slot] * 8, [future] * 8))
+        finally:
+            slot.kill()
+        assert answers == [signal.SIGABRT] * 8
+
+
+def _ended_by(slot: _Slot, future: concurrent.futures.Future[object]) -> int | None:
+    assert isinstance(future.exception(timeout=30), BrokenProcessPool)
+    return slot.ended_by()
 
 
 async def test_a_task_over_the_wall_clock_is_killed() -> None:
